@@ -1,0 +1,32 @@
+"""sosproj: exact projections onto sum-of-squares pseudo-moment sets and the
+differentially private perturb-and-project mechanisms built on them.
+
+Implements "Perturb-and-Project: Differentially Private Similarities and
+Marginals" (ICML 2024). Public names are loaded lazily.
+
+>>> import sosproj as sp
+>>> round(sp.gaussian_sigma(1.0, 1e-5, calibration="classical"), 4)
+4.8448
+"""
+
+from sosproj._lazy import attach
+from sosproj._version import __version__
+
+_SUBMODULES = ["sets", "poly", "sdp", "mechanisms", "certificates", "privacy", "data",
+               "audit", "errors", "validation", "rng", "cli"]
+_NAMES = {
+    "gaussian_sigma": "sosproj.privacy.calibration",
+    "perturb_and_project": "sosproj.mechanisms.perturb_and_project",
+    "Release": "sosproj.mechanisms.release",
+    "release_cosine_similarities": "sosproj.mechanisms.cosine",
+    "release_marginals": "sosproj.mechanisms.marginals",
+    "MarginalRelease": "sosproj.mechanisms.marginals",
+    "PolySystem": "sosproj.poly.system",
+    "MomentRelaxation": "sosproj.poly.relaxation",
+    "PrivacyAccountant": "sosproj.privacy.accountant",
+    "SosprojError": "sosproj.errors",
+    "ProjectionError": "sosproj.errors",
+}
+
+__getattr__, __dir__, __all__ = attach(__name__, _SUBMODULES, _NAMES)
+__all__ = [*__all__, "__version__"]

@@ -1,0 +1,295 @@
+"""``sosproj release cosine|marginals INPUT --epsilon E --delta D -o OUT``.
+
+Reads a private input (``.npy``, ``.npz`` or ``.csv``), runs the mechanism and
+writes ``OUT.npz`` (the release) plus ``OUT.json`` (the sidecar) as one atomic
+unit: both files are staged as temporary siblings and renamed into place only
+when both were written, so an interrupted run leaves neither.
+
+What the sidecar holds, and why it is safe to publish with the release
+------------------------------------------------------------------------
+The privacy parameters (epsilon, delta, sensitivity, noise sigma, calibration,
+adjacency), the mechanism and method, the sosproj version, the public shape
+parameters the release itself reveals (``n``; ``k`` for marginals) and the
+solver diagnostics of the post-processing (method, iterations, residuals,
+convergence, time) -- all functions of the noisy release and of public
+parameters. It never holds the input file name, a hash of the input, the
+vector dimension of the cosine input or any statistic of the raw data.
+
+``m`` (the number of records) for marginals: the mechanism's adjacency is
+"replace one record", under which neighbouring datasets have the same ``m``, so
+``m`` is a public parameter of the release (it is needed to turn normalized
+moments into counts) and is stored in the ``.npz``. If the dataset size itself
+is itself sensitive, this mechanism does not apply as is: under add/remove-one
+adjacency the normalized moments have a different sensitivity, and ``m`` would
+have to be released separately (e.g. by a Laplace or Gaussian count) and charged
+to the budget.
+
+Examples
+--------
+>>> import os, tempfile, numpy as np
+>>> d = tempfile.mkdtemp()
+>>> V = np.random.default_rng(0).standard_normal((6, 4))
+>>> np.save(os.path.join(d, "V.npy"), V)
+>>> from sosproj.cli.main import main
+>>> main(["release", "cosine", os.path.join(d, "V.npy"), "--epsilon", "1", "--delta", "1e-6",
+...       "-o", os.path.join(d, "out"), "--quiet"])
+0
+>>> sorted(os.listdir(d))
+['V.npy', 'out.json', 'out.npz']
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from typing import Any
+
+import numpy as np
+
+from sosproj._version import __version__
+from sosproj.cli.io import OutputError, json_bytes, npz_path, npz_writer, read_array, sidecar_path, write_files
+from sosproj.cli.output import Console
+
+COSINE_METHODS = ("exact", "dykstra", "alternating", "gaussian")
+MARGINAL_METHODS = ("cube", "tables", "sos", "sos-sparse", "flatten", "topk", "symmetrize", "gaussian")
+CALIBRATIONS = ("analytic", "paper", "classical")
+
+ADJACENCY = {
+    "cosine": ("V and V' (rows = vectors) are adjacent when ||V V^T - V' V'^T||_F <= sensitivity; "
+               "rows are normalized to unit length before the release (cosine similarities)"),
+    "marginals": ("D and D' (rows = records, columns = binary attributes) are adjacent when D' is D "
+                  "with one record replaced; m is the same for both and is therefore public"),
+}
+
+#: keys never copied from a mechanism's ``info`` into the sidecar
+_DENY_KEYS = frozenset({"value", "point", "input", "data", "raw", "truth", "true_value", "x", "y"})
+_MAX_LIST = 64
+
+
+def sanitize_diagnostics(info: Any, _depth: int = 0) -> Any:
+    """Keep the JSON-scalar solver diagnostics of ``info``; drop arrays and anything bulky.
+
+    Nested dicts (and dataclasses with ``as_dict``) are kept up to depth 4,
+    lists only when short and made of scalars; keys that could carry a point
+    or the input (``value``, ``point``, ``input``, ``data``, ...) are dropped.
+
+    >>> import numpy as np
+    >>> sanitize_diagnostics({"iterations": 7, "value": np.eye(2), "projection": {"converged": True}})
+    {'iterations': 7, 'projection': {'converged': True}}
+    """
+    if hasattr(info, "as_dict") and callable(info.as_dict):
+        info = info.as_dict()
+    if isinstance(info, dict):
+        if _depth > 4:
+            return None
+        out = {}
+        for k, v in info.items():
+            if str(k).lower() in _DENY_KEYS:
+                continue
+            s = sanitize_diagnostics(v, _depth + 1)
+            if s is not _DROP:
+                out[str(k)] = s
+        return out
+    if info is None or isinstance(info, (bool, np.bool_, str, int, np.integer, float, np.floating)):
+        return info
+    if isinstance(info, (list, tuple)) and len(info) <= _MAX_LIST and all(
+            v is None or isinstance(v, (bool, str, int, float, np.integer, np.floating)) for v in info):
+        return list(info)
+    return _DROP
+
+
+_DROP = object()
+
+
+def _privacy_block(rel: Any, kind: str) -> dict[str, Any]:
+    return {"epsilon": float(rel.epsilon), "delta": float(rel.delta),
+            "sensitivity": float(rel.sensitivity), "sigma": float(rel.sigma),
+            "calibration": str(rel.calibration), "noise": "gaussian", "adjacency": ADJACENCY[kind]}
+
+
+def build_sidecar(kind: str, rel: Any, *, method: str, public: dict[str, Any], seeded: bool,
+                  outputs: dict[str, str]) -> dict[str, Any]:
+    """The JSON sidecar of a release (see the module docstring for what it may hold).
+
+    >>> from sosproj.mechanisms.release import Release
+    >>> r = Release(np.eye(2), 1.0, 1.0, 1e-6, 1.0, "analytic", "demo", {"projection": {"iterations": 3}})
+    >>> s = build_sidecar("cosine", r, method="exact", public={"n": 2}, seeded=False,
+    ...                   outputs={"value": "matrix"})
+    >>> s["privacy"]["epsilon"], s["diagnostics"]["projection"]["iterations"]
+    (1.0, 3)
+    """
+    return {
+        "format": "sosproj-release/1",
+        "sosproj_version": __version__,
+        "release": kind,
+        "mechanism": str(rel.mechanism),
+        "method": method,
+        "privacy": _privacy_block(rel, kind),
+        "public_parameters": public,
+        "seeded_noise": seeded,
+        "outputs": outputs,
+        "diagnostics": sanitize_diagnostics(getattr(rel, "info", {}) or {}),
+    }
+
+
+def _check_output(out: str, force: bool) -> tuple[str, str]:
+    npz, side = npz_path(out), sidecar_path(npz_path(out))
+    if not force:
+        for p in (npz, side):
+            if os.path.exists(p):
+                raise OutputError(f"-o: {p} already exists; pass --force to overwrite it")
+    return npz, side
+
+
+def _rng(args: argparse.Namespace, console: Console) -> Any:
+    if args.seed is None:
+        return None
+    console.note("warning: --seed makes the noise reproducible; anyone who knows the seed can remove "
+                 "it. Use it only for testing, never for a real release.")
+    return int(args.seed)
+
+
+def _write(npz: str, side: str, arrays: dict[str, np.ndarray], sidecar: dict[str, Any]) -> None:
+    data = json_bytes(sidecar)
+    write_files({npz: npz_writer(arrays), side: lambda fh: fh.write(data)}, name="-o OUTPUT")
+
+
+def run_cosine(args: argparse.Namespace, console: Console) -> int:
+    """Private cosine similarities of the rows of INPUT (paper, Algorithm 3)."""
+    from sosproj.mechanisms.cosine import release_cosine_similarities
+
+    npz, side = _check_output(args.output, args.force)
+    V = read_array(args.input, key=args.key, delimiter=args.delimiter)
+    with console_step(console, "projecting"):
+        rel = release_cosine_similarities(V, epsilon=args.epsilon, delta=args.delta,
+                                          sensitivity=args.sensitivity, method=args.method,
+                                          calibration=args.calibration, rng=_rng(args, console))
+    value = np.asarray(rel.value)
+    sidecar = build_sidecar("cosine", rel, method=args.method, public={"n": int(value.shape[0])},
+                            seeded=args.seed is not None,
+                            outputs={"value": "n x n matrix of private cosine similarities"})
+    _write(npz, side, {"value": value}, sidecar)
+    return _report(console, npz, side, sidecar)
+
+
+def _subsets_array(subsets: Any, k: int) -> np.ndarray:
+    """Subsets (tuples of attribute indices) as an int array padded with -1."""
+    subsets = [tuple(int(i) for i in s) for s in subsets]
+    width = max([len(s) for s in subsets] + [1])
+    arr = np.full((len(subsets), width), -1, dtype=np.int64)
+    for r, s in enumerate(subsets):
+        arr[r, :len(s)] = s
+    return arr
+
+
+def run_marginals(args: argparse.Namespace, console: Console) -> int:
+    """Private k-way marginals of the binary records in INPUT."""
+    from sosproj.mechanisms.marginals import release_marginals
+
+    npz, side = _check_output(args.output, args.force)
+    D = read_array(args.input, key=args.key, delimiter=args.delimiter)
+    kwargs: dict[str, Any] = {"epsilon": args.epsilon, "delta": args.delta, "method": args.method,
+                              "rng": _rng(args, console)}
+    if args.sparsity is not None:
+        kwargs["sparsity"] = args.sparsity
+    if args.solver is not None:
+        kwargs["solver"] = args.solver
+    with console_step(console, "releasing marginals"):
+        rel = release_marginals(D, args.k, **kwargs)
+    m = int(rel.m)
+    arrays: dict[str, np.ndarray] = {
+        "moments": np.asarray(rel.moments, dtype=float),
+        "subsets": _subsets_array(rel.subsets, int(rel.k)),
+        "m": np.asarray(m, dtype=np.int64),
+    }
+    outputs = {"moments": "private normalized moments: moments[i] ~ fraction of records with all "
+                          "attributes of subsets[i] equal to 1",
+               "subsets": "attribute index sets, one per row, padded with -1",
+               "m": "number of records (public under replace-one adjacency; counts = m * moments)"}
+    n, k = int(rel.n), int(rel.k)
+    if args.tensor:
+        arrays["tensor"] = np.asarray(rel.tensor(), dtype=float)
+        outputs["tensor"] = "symmetric k-th moment tensor (n, ..., n)"
+    public = {"n": n, "k": k, "m": m, "m_source": "dataset size, public under replace-one adjacency"}
+    if args.sparsity is not None:
+        public["sparsity"] = int(args.sparsity)
+    sidecar = build_sidecar("marginals", rel, method=args.method, public=public,
+                            seeded=args.seed is not None, outputs=outputs)
+    _write(npz, side, arrays, sidecar)
+    return _report(console, npz, side, sidecar)
+
+
+class console_step:
+    """Context manager: a one-line "step ..." note on stderr (text mode)."""
+
+    def __init__(self, console: Console, what: str) -> None:
+        self.console, self.what = console, what
+
+    def __enter__(self) -> console_step:
+        self.console.note(f"{self.what} ...")
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+def _report(console: Console, npz: str, side: str, sidecar: dict[str, Any]) -> int:
+    console.emit({"release": npz, "sidecar": side, **{k: sidecar[k] for k in
+                                                      ("mechanism", "method", "privacy", "public_parameters")}})
+    p = sidecar["privacy"]
+    console.print(f"wrote {npz} and {side}")
+    console.print(f"  {sidecar['mechanism']} (method {sidecar['method']}): epsilon={p['epsilon']:g}, "
+                  f"delta={p['delta']:g}, sensitivity={p['sensitivity']:g}, sigma={p['sigma']:.4g} "
+                  f"({p['calibration']})")
+    return 0
+
+
+def _positive_float(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+
+
+def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("release", parents=parents, help="release private cosine similarities or marginals",
+                       description="Run a private mechanism on a file and write OUT.npz + OUT.json.")
+    kinds = p.add_subparsers(dest="kind", metavar="KIND", parser_class=type(p))
+
+    def common(q: argparse.ArgumentParser) -> None:
+        q.add_argument("input", metavar="INPUT", help="private input: .npy, .npz or .csv")
+        q.add_argument("--epsilon", type=_positive_float, required=True, help="privacy loss epsilon > 0")
+        q.add_argument("--delta", type=_positive_float, required=True, help="privacy parameter 0 < delta < 1")
+        q.add_argument("-o", "--output", required=True, metavar="OUT",
+                       help="output path; writes OUT.npz and OUT.json")
+        q.add_argument("--calibration", choices=CALIBRATIONS, default="analytic",
+                       help="Gaussian noise calibration (default: analytic)")
+        q.add_argument("--key", help="array name inside a .npz INPUT")
+        q.add_argument("--delimiter", help="CSV delimiter (default: sniffed)")
+        q.add_argument("--seed", type=int, help="TESTING ONLY: seed the noise (removes the privacy "
+                                                "guarantee for anyone who knows the seed)")
+        q.add_argument("--force", action="store_true", help="overwrite existing outputs")
+
+    c = kinds.add_parser("cosine", parents=parents, help="private cosine similarities of the rows of INPUT",
+                         description="Perturb-and-project release of the cosine-similarity matrix of "
+                                     "the rows of INPUT (rows are normalized to unit length).")
+    common(c)
+    c.add_argument("--sensitivity", type=_positive_float, default=1.0,
+                   help="bound on ||VV^T - V'V'^T||_F for adjacent inputs (default 1)")
+    c.add_argument("--method", choices=COSINE_METHODS, default="exact",
+                   help="projection: exact (default), dykstra, alternating, or gaussian (no projection)")
+    c.set_defaults(func=run_cosine)
+
+    mg = kinds.add_parser("marginals", parents=parents, help="private k-way marginals of binary records",
+                          description="Private k-way marginals of binary INPUT (rows = records).")
+    common(mg)
+    mg.add_argument("-k", "--k", type=int, default=3, help="marginal order k (default 3)")
+    mg.add_argument("--method", choices=MARGINAL_METHODS, default="cube",
+                    help="release method (default: cube, the Boolean-cube SoS relaxation)")
+    mg.add_argument("--sparsity", type=int, help="public bound t on the ones per record (sparse methods)")
+    mg.add_argument("--solver", help="conic solver for the SoS projection (e.g. scs, clarabel)")
+    mg.add_argument("--tensor", action="store_true", help="also store the full n^k moment tensor")
+    mg.set_defaults(func=run_marginals)
+
+
+__all__ = ["sanitize_diagnostics", "build_sidecar", "run_cosine", "run_marginals", "ADJACENCY"]

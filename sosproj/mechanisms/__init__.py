@@ -1,0 +1,20 @@
+"""Private mechanisms: perturb-and-project, cosine similarities, k-way marginals.
+
+>>> from sosproj.mechanisms import perturb_and_project
+>>> callable(perturb_and_project)
+True
+"""
+
+from sosproj._lazy import attach
+
+_NAMES = {
+    "Release": "sosproj.mechanisms.release",
+    "perturb_and_project": "sosproj.mechanisms.perturb_and_project",
+    "release_cosine_similarities": "sosproj.mechanisms.cosine",
+    "release_marginals": "sosproj.mechanisms.marginals",
+    "MarginalRelease": "sosproj.mechanisms.marginals",
+    "release_tables": "sosproj.mechanisms.marginal_tables",
+}
+_SUBMODULES = ["release", "perturb_and_project", "cosine", "marginals", "marginal_tables"]
+
+__getattr__, __dir__, __all__ = attach(__name__, _SUBMODULES, _NAMES)

@@ -1,0 +1,499 @@
+r"""Private marginals by measuring contingency tables and projecting onto the
+Boolean-cube sum-of-squares relaxation in the measurement metric (issue 10).
+
+Mechanism (:func:`release_tables`)
+----------------------------------
+1. *Measure*: the count tables ``c_T`` of every attribute set ``T`` of the
+   workload (all ``2^|T|`` cells), plus i.i.d. Gaussian noise of standard
+   deviation ``sigma = gaussian_sigma(epsilon, delta, sqrt(2 * n_tables))``.
+   Under replace-one adjacency one row moves each table by one count out of one
+   cell and into another, so the concatenated tables have l2 sensitivity
+   ``sqrt(2 * n_tables)`` (:func:`sosproj.data.contingency.table_sensitivity`).
+2. *Project* (post-processing, no privacy cost): the weighted least squares
+   ``min sum_T w_T ||p_T(y) - c_T / m||^2`` over pseudo-moments ``y`` of the
+   degree-``d`` Boolean-cube relaxation (``x_i^2 = x_i``; moment matrix indexed
+   by subsets of size ``<= d/2``, PSD; ``y_{()} = 1``), ``d = 2 ceil(k/2)`` by
+   default.  ``p_T(y)`` are the table cells as Moebius combinations of subset
+   moments (:func:`sosproj.data.contingency.measurement_matrix`).
+3. *Answer* every query and table of order ``<= k`` from the projected
+   pseudo-moments: answers are consistent (each table sums to ``m``; lower
+   order tables are sums of higher-order ones).
+
+Solvers
+-------
+``solver="admm"`` (default): in the +-1 Fourier basis ``f_U = E[prod_{i in U}
+(1 - 2 x_i)]`` the measurement objective is *diagonal*
+(:func:`sosproj.data.contingency.fourier_form`) and the cube moment matrix is
+``M(f)[A, B] = f_{A xor B}``; ADMM on ``X = M(f)`` then needs one PSD
+projection (eigendecomposition) per iteration and a closed-form diagonal
+update for ``f`` (:class:`CubeTablesProjector`).  ``"scs"``, ``"clarabel"``
+and ``"cvxpy"`` compile the same least squares with the generic SDP layer
+(:class:`sosproj.sdp.LeastSquaresProjector`) where it is installed.
+:func:`tables_least_squares_reference` is an independent cvxpy formulation in
+the 0/1 subset basis, used by the tests as the reference.
+
+Examples
+--------
+>>> import numpy as np
+>>> from sosproj.data.contingency import TableLayout, SubsetIndex, contingency_tables, fourier_form
+>>> D = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
+>>> lay = TableLayout.all_k_way(3, 2)
+>>> ff = fourier_form(contingency_tables(D, lay, flat=True) / 4, lay, SubsetIndex(3, 2))
+>>> proj = CubeTablesProjector(3, degree=2, weights=ff.a)
+>>> f, info = proj.solve(ff.g)
+>>> bool(info["converged"]) and bool(np.allclose(f[:7], ff.g, atol=1e-5))
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from sosproj.data.contingency import (
+    SubsetIndex,
+    TableLayout,
+    contingency_tables,
+    fourier_form,
+    measurement_matrix,
+    subset_from_fourier,
+    table_sensitivity,
+)
+from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
+from sosproj.rng import RngLike, as_generator
+from sosproj.validation import (
+    check_binary_matrix,
+    check_choice,
+    check_epsilon,
+    check_delta,
+    check_int,
+    check_memory,
+    check_positive,
+)
+
+SOLVERS = ("admm", "scs", "clarabel", "cvxpy")
+NOISES = ("gaussian", "discrete")
+
+
+def default_degree(k: int) -> int:
+    """Default relaxation degree ``2 * ceil(k / 2)`` (the smallest even degree >= k).
+
+    >>> [default_degree(k) for k in (1, 2, 3, 4)]
+    [2, 2, 4, 4]
+    """
+    return 2 * math.ceil(check_int(k, "k", minimum=1) / 2)
+
+
+def _symmetric_difference_positions(index: SubsetIndex, basis_size: int, t: int,
+                                    chunk: int = 256) -> np.ndarray:
+    """(N_t, N_t) int array: position in ``index`` of ``A xor B`` for basis subsets A, B."""
+    members = index.members[:basis_size, :t]
+    width = index.max_size
+    big = index.n + 1
+    out = np.empty((basis_size, basis_size), dtype=np.int64)
+    mb = np.where(members < 0, big, members)
+    for lo in range(0, basis_size, chunk):
+        a = mb[lo:lo + chunk]
+        pair = np.concatenate([np.broadcast_to(a[:, None, :], (a.shape[0], basis_size, t)),
+                               np.broadcast_to(mb[None, :, :], (a.shape[0], basis_size, t))], axis=2)
+        pair = np.sort(pair, axis=2)
+        dup = np.zeros(pair.shape, dtype=bool)
+        eq = (pair[..., 1:] == pair[..., :-1]) & (pair[..., 1:] < big)
+        dup[..., 1:] |= eq
+        dup[..., :-1] |= eq
+        pair = np.where(dup, big, pair)
+        pair = np.sort(pair, axis=2)
+        pair = np.where(pair >= big, -1, pair)
+        flat = np.full((pair.shape[0] * basis_size, width), -1, dtype=np.int64)
+        flat[:, :2 * t] = pair.reshape(-1, 2 * t)
+        out[lo:lo + chunk] = index.lookup(flat).reshape(a.shape[0], basis_size)
+    return out
+
+
+class CubeTablesProjector:
+    r"""Weighted least squares over the degree-``d`` Boolean-cube relaxation, in Fourier moments.
+
+    Solves ``min_f sum_U a_U (f_U - g_U)^2`` subject to ``M(f) PSD`` and
+    ``f_{()} = 1``, where ``f`` is indexed by all subsets of size ``<= d``
+    (:class:`~sosproj.data.contingency.SubsetIndex` order), ``M(f)[A, B] =
+    f_{A xor B}`` for ``|A|, |B| <= d/2`` (the moment matrix of the +-1 cube
+    ``z_i^2 = 1``, congruent to the 0/1 cube's), and ``a`` is zero beyond the
+    measured subsets.  Compiled once per ``(n, degree, weights)``; :meth:`solve`
+    is called once per noisy measurement ``g``.
+
+    ADMM (scaled form) on the splitting ``X = M(f)``::
+
+        f   <- argmin sum a (f - g)^2 + rho/2 ||M(f) - X + L||^2  (diagonal, closed form)
+        X   <- Pi_PSD(M(f) + L)                                     (one eigendecomposition)
+        L   <- L + M(f) - X
+
+    with residual balancing of ``rho``.  Stops when the primal residual
+    ``||M(f) - X||_F`` and dual residual ``rho ||M^*(X - X_prev)||`` are below
+    ``tol`` relative to the iterates.  The returned ``f`` is made exactly
+    feasible by mixing with the uniform distribution (``M = I``):
+    ``f <- (1 - theta) f + theta e_()``, ``theta = -lambda_min / (1 - lambda_min)``
+    (reported as ``info["theta"]``).
+
+    >>> proj = CubeTablesProjector(2, degree=2, weights=np.array([0., 1., 1., 1.]))
+    >>> f, info = proj.solve(np.array([1., 0., 0., 2.]))   # f_{01} = 2 is infeasible (|f| <= 1)
+    >>> round(float(f[3]), 4), info["converged"]
+    (1.0, True)
+    """
+
+    def __init__(self, n: int, degree: int, weights: np.ndarray, *, tol: float = 1e-7,
+                 max_iter: int = 20000, rho: float | None = None) -> None:
+        self.n = check_int(n, "n", minimum=1)
+        self.degree = check_int(degree, "degree", minimum=2)
+        if self.degree % 2:
+            raise InvalidParameterError("degree must be even (the moment matrix has order sum C(n, j), j <= degree/2)")
+        self.t = min(self.degree // 2, self.n)
+        top = min(self.degree, self.n)
+        basis = sum(math.comb(self.n, j) for j in range(self.t + 1))
+        n_mom = sum(math.comb(self.n, j) for j in range(top + 1))
+        check_memory(8.0 * (10 * basis * basis + 6 * n_mom),
+                     f"the degree-{self.degree} cube relaxation (moment matrix order {basis})")
+        self.index = SubsetIndex(self.n, top)
+        self.basis_size = basis
+        w = np.zeros(len(self.index))
+        weights = np.asarray(weights, dtype=float).ravel()
+        if weights.size > w.size or not np.all(np.isfinite(weights)) or np.any(weights < 0):
+            raise InvalidParameterError("weights must be finite, non-negative, at most one per moment")
+        w[:weights.size] = weights
+        self.a = w
+        self.pos = _symmetric_difference_positions(self.index, basis, self.t)
+        self._pos_flat = self.pos.ravel()
+        self.count = np.bincount(self._pos_flat, minlength=len(self.index)).astype(float)
+        self.tol = check_positive(tol, "tol")
+        self.max_iter = check_int(max_iter, "max_iter", minimum=1)
+        if rho is None:
+            meas = self.a > 0
+            rho = float(np.median(self.a[meas] / self.count[meas])) if np.any(meas) else 1.0
+        self.rho0 = check_positive(rho, "rho")
+        self._warm: tuple[np.ndarray, float] | None = None
+
+    @property
+    def n_moments(self) -> int:
+        """Number of Fourier moments (subsets of size ``<= degree``)."""
+        return len(self.index)
+
+    def moment_matrix(self, f: np.ndarray) -> np.ndarray:
+        """``M(f)[A, B] = f_{A xor B}``."""
+        return np.asarray(f)[self.pos]
+
+    def adjoint(self, X: np.ndarray) -> np.ndarray:
+        """``M^*(X)_U = sum of X over the positions of U``."""
+        return np.bincount(self._pos_flat, weights=np.asarray(X).ravel(), minlength=self.n_moments)
+
+    @staticmethod
+    def _psd_part(Y: np.ndarray) -> tuple[np.ndarray, float]:
+        lam, V = sla.eigh(Y, driver="evd", check_finite=False)
+        neg = lam < 0
+        if not np.any(neg):
+            return Y.copy(), float(lam[0])
+        if np.count_nonzero(neg) <= lam.size // 2:
+            Vn = V[:, neg]
+            X = Y - (Vn * lam[neg]) @ Vn.T
+        else:
+            Vp = V[:, ~neg]
+            X = (Vp * lam[~neg]) @ Vp.T
+        return 0.5 * (X + X.T), float(lam[0])
+
+    def solve(self, g: np.ndarray, *, warm_start: bool = True, on_fail: str = "warn"
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Project the measurement ``g`` (Fourier-form targets, see ``fourier_form``).
+
+        Returns ``(f, info)``; ``f`` has :attr:`n_moments` entries with ``f[0] = 1``
+        and ``M(f)`` PSD.  ``on_fail``: ``"raise"`` (ProjectionError), ``"warn"``
+        or ``"return"`` when ``max_iter`` is reached before the tolerance; the
+        flag ``info["converged"]`` says which.
+        """
+        check_choice(on_fail, "on_fail", ("raise", "warn", "return"))
+        t0 = time.perf_counter()
+        gg = np.zeros(self.n_moments)
+        g = np.asarray(g, dtype=float).ravel()
+        if g.size > self.n_moments or not np.all(np.isfinite(g)):
+            raise InvalidParameterError("g must be finite with at most one entry per moment")
+        gg[:g.size] = g
+        a, cnt = self.a, self.count
+        ag = a * gg
+        rho = self.rho0
+        N = self.basis_size
+        if warm_start and self._warm is not None:
+            L, rho = self._warm[0].copy(), self._warm[1]
+            X = self.moment_matrix(np.where(a > 0, gg, 0.0))
+            X[0, 0] = 1.0
+            X, _ = self._psd_part(X)
+        else:
+            L = np.zeros((N, N))
+            f0 = np.where(a > 0, gg, 0.0)
+            f0[0] = 1.0
+            X, _ = self._psd_part(self.moment_matrix(f0))
+        f = np.zeros(self.n_moments)
+        converged = False
+        r_p = r_d = np.inf
+        it = 0
+        for it in range(1, self.max_iter + 1):
+            S = self.adjoint(X - L)
+            f = (ag + rho * S) / (a + rho * cnt)
+            f[0] = 1.0
+            Mf = self.moment_matrix(f)
+            X_old = X
+            X, _ = self._psd_part(Mf + L)
+            R = Mf - X
+            L += R
+            r_p = float(np.linalg.norm(R))
+            r_d = rho * float(np.linalg.norm(self.adjoint(X - X_old)))
+            eps_p = self.tol * (1.0 + max(np.linalg.norm(Mf), np.linalg.norm(X)))
+            eps_d = self.tol * (1.0 + rho * float(np.linalg.norm(self.adjoint(L))))
+            if r_p <= eps_p and r_d <= eps_d:
+                converged = True
+                break
+            if it % 5 == 0:
+                if r_p / eps_p > 10 * r_d / eps_d:
+                    rho *= 2.0
+                    L /= 2.0
+                elif r_d / eps_d > 10 * r_p / eps_p:
+                    rho /= 2.0
+                    L *= 2.0
+        self._warm = (L, rho)
+        # exact feasibility: mix with the uniform distribution (moment matrix = identity)
+        lam_min = float(sla.eigh(self.moment_matrix(f), eigvals_only=True, subset_by_index=[0, 0],
+                                 check_finite=False)[0])
+        theta = 0.0
+        if lam_min < 0:
+            theta = -lam_min / (1.0 - lam_min)
+            f = (1.0 - theta) * f
+            f[0] = 1.0
+        obj = float(np.sum(a * (f - gg) ** 2))
+        info = {"solver": "admm", "iterations": it, "primal_residual": r_p, "dual_residual": r_d,
+                "converged": converged, "theta": theta, "rho": rho, "objective_fourier": obj,
+                "time": time.perf_counter() - t0, "moment_matrix_order": N, "degree": self.degree}
+        if not converged:
+            msg = (f"ADMM for the cube tables projection did not reach tol={self.tol:g} in "
+                   f"{self.max_iter} iterations; raise max_iter or tol")
+            if on_fail == "raise":
+                raise ProjectionError(msg, info)
+            if on_fail == "warn":
+                import warnings
+
+                from sosproj.sets.base import ConvergenceWarning
+                warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        return f, info
+
+
+def tables_least_squares_reference(cells: np.ndarray, layout: TableLayout, degree: int, *,
+                                   weights: np.ndarray | None = None, solver: str = "CLARABEL",
+                                   eps: float = 1e-8) -> np.ndarray:
+    r"""Reference solution (cvxpy, 0/1 subset basis) of the cube-relaxation least squares.
+
+    ``min sum_T w_T ||B_T y - c_T||^2`` over ``y`` indexed by subsets of size
+    ``<= degree`` with ``y_{()} = 1`` and moment matrix ``M(y)[A, B] = y_{A u B}``
+    (``|A|, |B| <= degree/2``) PSD.  Independent of the Fourier route; small ``n``
+    only.  Returns the subset moments of size ``<= layout.max_size``.
+
+    >>> lay = TableLayout.all_k_way(2, 1)
+    >>> y = tables_least_squares_reference(np.array([0.5, 0.5, 0.2, 0.8]), lay, 2)
+    >>> np.round(y, 6).tolist()
+    [1.0, 0.5, 0.8]
+    """
+    import cvxpy as cp
+
+    n = layout.n
+    degree = check_int(degree, "degree", minimum=2)
+    top = min(degree, n)
+    t = min(degree // 2, n)
+    index = SubsetIndex(n, top)
+    basis = int(index.starts[t + 1])
+    tuples = index.tuples()
+    pos = {s: i for i, s in enumerate(tuples)}
+    rows, cols, vals = [], [], []
+    for i in range(basis):
+        for j in range(basis):
+            u = tuple(sorted(set(tuples[i]) | set(tuples[j])))
+            rows.append(i * basis + j)
+            cols.append(pos[u])
+            vals.append(1.0)
+    import scipy.sparse as sps
+
+    A = sps.csr_matrix((vals, (rows, cols)), shape=(basis * basis, len(index)))
+    B = measurement_matrix(layout, index)
+    w = np.ones(layout.n_tables) if weights is None else np.asarray(weights, dtype=float)
+    sw = np.sqrt(np.repeat(w, np.diff(layout.offsets)))
+    y = cp.Variable(len(index))
+    M = cp.reshape(A @ y, (basis, basis), order="C")
+    cons = [y[0] == 1, 0.5 * (M + M.T) >> 0]
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(cp.multiply(sw, B @ y - cells))), cons)
+    kw: dict[str, Any] = {}
+    if solver.upper() == "CLARABEL":
+        kw = {"tol_gap_abs": eps, "tol_gap_rel": eps, "tol_feas": eps}
+    elif solver.upper() == "SCS":
+        kw = {"eps_abs": eps, "eps_rel": eps, "max_iters": 200000}
+    prob.solve(solver=solver.upper(), **kw)
+    if prob.status not in ("optimal",):
+        raise ProjectionError("cvxpy reference did not solve to optimality", {"status": prob.status})
+    k = layout.max_size
+    return np.asarray(y.value[: int(index.starts[k + 1])])
+
+
+def _noise(shape: int, sigma: float, noise: str, epsilon: float, delta: float, sensitivity: float,
+           gen: np.random.Generator) -> tuple[np.ndarray, float, str]:
+    """Draw measurement noise through sosproj.privacy (returns noise, sigma, distribution)."""
+    if noise == "gaussian":
+        from sosproj.privacy.noise import gaussian_noise
+
+        return gaussian_noise((shape,), sigma, gen), sigma, "gaussian"
+    try:
+        from sosproj.privacy.discrete_gaussian import discrete_gaussian_sigma, sample_discrete_gaussian
+    except ImportError as exc:  # pragma: no cover - depends on the privacy module being present
+        raise SolverNotAvailableError(
+            "noise='discrete' needs sosproj.privacy.discrete_gaussian; use noise='gaussian'") from exc
+    s = float(discrete_gaussian_sigma(epsilon, delta, sensitivity))
+    return np.asarray(sample_discrete_gaussian((shape,), s * s, gen), dtype=float), s, "discrete_gaussian"
+
+
+def _generic_projection(cells: np.ndarray, layout: TableLayout, degree: int, weights: np.ndarray,
+                        solver: str, tol: float) -> tuple[np.ndarray, dict[str, Any]]:
+    """Project with the generic SDP layer (sosproj.sdp.LeastSquaresProjector)."""
+    try:
+        from sosproj.poly import MomentRelaxation, boolean_cube
+        from sosproj.sdp import LeastSquaresProjector
+    except ImportError as exc:
+        raise SolverNotAvailableError(
+            f"solver={solver!r} needs sosproj.sdp.LeastSquaresProjector and sosproj.poly; "
+            "use solver='admm'") from exc
+    n = layout.n
+    R = MomentRelaxation(boolean_cube(n), degree)
+    mon = np.asarray(R.monomials)[:, :n]
+    sizes = mon.sum(1)
+    width = max(int(sizes.max()), layout.max_size)
+    index = SubsetIndex(n, min(width, n))
+    rows = np.full((mon.shape[0], index.max_size), -1, dtype=np.int64)
+    for r in range(mon.shape[0]):
+        nz = np.flatnonzero(mon[r])
+        rows[r, :nz.size] = nz
+    perm = index.lookup(rows)                                  # relaxation column -> index position
+    B_idx = measurement_matrix(layout, index)
+    B = B_idx[:, perm]
+    cell_w = np.repeat(weights, np.diff(layout.offsets))
+    proj = LeastSquaresProjector(R, B, cell_w, solver=solver, tol=tol)
+    y_rel, res = proj.solve(cells)
+    y = np.zeros(len(index))
+    y[perm] = np.asarray(y_rel)
+    k = layout.max_size
+    info = {"solver": solver, "status": getattr(res, "status", None),
+            "iterations": getattr(res, "iterations", None),
+            "primal_residual": getattr(res, "primal_residual", None),
+            "converged": True, "time": getattr(res, "time", None)}
+    return y[: int(index.starts[k + 1])], info
+
+
+def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
+                   workload: Sequence[Sequence[int]] | None = None, calibration: str = "analytic",
+                   degree: int | None = None, solver: str = "admm", rng: RngLike = None,
+                   noise: str = "gaussian", tol: float = 1e-6, max_iter: int = 5000,
+                   on_fail: str = "warn") -> Any:
+    r"""Release all marginals of order ``<= k`` by measuring contingency tables (issue 10).
+
+    Measures the count table of every attribute set of the workload (default:
+    all ``C(n, k)`` sets of size ``k``) with the Gaussian mechanism calibrated to
+    the replace-one l2 sensitivity ``sqrt(2 * n_tables)`` (``noise="discrete"``:
+    the discrete Gaussian, integer counts), then projects the noisy tables, as
+    fractions of the public ``m``, onto the degree-``d`` Boolean-cube SoS
+    relaxation in the measurement metric (least squares on the cells;
+    ``d = 2 ceil(k/2)`` unless given).  The projection is post-processing: the
+    release is ``(epsilon, delta)``-DP under replace-one adjacency.
+
+    Parameters
+    ----------
+    D : (m, n) binary array or scipy.sparse matrix (rows = records).
+    k : largest marginal order answered; every workload set must have size ``<= k``.
+    epsilon, delta : privacy parameters.
+    workload : attribute sets to measure (default: all ``k``-subsets).  Queries on
+        subsets covered by no measured table are not informed by the data.
+    calibration : ``"analytic"`` (default), ``"paper"`` or ``"classical"``.
+    degree : even relaxation degree ``>= k`` (default ``2 ceil(k/2)``).
+    solver : ``"admm"`` (structured, default), or ``"scs"``/``"clarabel"``/``"cvxpy"``
+        through the generic SDP layer.
+    rng : SPEC 7 generator spec (None: fresh OS entropy).
+    noise : ``"gaussian"`` or ``"discrete"``.
+    tol, max_iter, on_fail : ADMM stopping rule and what to do when it is not met.
+
+    Returns
+    -------
+    MarginalRelease with subset moments (fractions) of every subset of size ``<= k``;
+    ``info`` holds the noisy measured cells (already private), solver diagnostics
+    and the workload.
+
+    Examples
+    --------
+    >>> from sosproj.privacy.noise import noise_disabled
+    >>> D = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
+    >>> with noise_disabled():
+    ...     rel = release_tables(D, 2, epsilon=1.0, delta=1e-6, rng=0, tol=1e-9)
+    >>> round(rel.query([0, 1]), 4)
+    2.0
+    """
+    X = check_binary_matrix(D, "D")
+    m, n = X.shape
+    k = check_int(k, "k", minimum=1, maximum=n)
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    check_choice(solver, "solver", SOLVERS)
+    check_choice(noise, "noise", NOISES)
+    check_choice(on_fail, "on_fail", ("raise", "warn", "return"))
+    layout = TableLayout.all_k_way(n, k) if workload is None else TableLayout.from_workload(workload, n)
+    if layout.max_size > k:
+        raise InvalidParameterError("every workload attribute set must have size <= k; raise k")
+    if degree is None:
+        degree = default_degree(k)
+    degree = check_int(degree, "degree", minimum=2)
+    if degree % 2 or degree < k:
+        raise InvalidParameterError(f"degree must be even and >= k={k}; e.g. degree={default_degree(k)}")
+    from sosproj.privacy.calibration import gaussian_sigma
+
+    sens = table_sensitivity(layout)
+    sigma = gaussian_sigma(epsilon, delta, sens, calibration=calibration)
+    gen = as_generator(rng)
+    counts = contingency_tables(X, layout, flat=True).astype(float)
+    z, sigma, dist = _noise(layout.n_cells, sigma, noise, epsilon, delta, sens, gen)
+    noisy = counts + z
+    del counts
+    cells = noisy / m
+    weights = np.ones(layout.n_tables)
+    t0 = time.perf_counter()
+    if solver == "admm":
+        index_k = SubsetIndex(n, k)
+        ff = fourier_form(cells, layout, index_k, weights)
+        proj = CubeTablesProjector(n, degree, ff.a, tol=tol, max_iter=max_iter)
+        f, pinfo = proj.solve(ff.g, on_fail=on_fail)
+        y = subset_from_fourier(proj.index, k) @ f
+    else:
+        y, pinfo = _generic_projection(cells, layout, degree, weights, solver, tol)
+    index_k = SubsetIndex(n, k)
+    covered = np.zeros(len(index_k), dtype=bool)
+    covered[0] = True
+    for s, _, attrs in layout.groups():
+        from sosproj.data.contingency import _gather_subsets, _sub_masks
+
+        covered[index_k.lookup(_gather_subsets(attrs, _sub_masks(s), index_k.max_size)
+                               .reshape(-1, index_k.max_size))] = True
+    info = dict(pinfo)
+    info.update({"mechanism": "tables", "degree": degree, "n_tables": layout.n_tables,
+                 "n_cells": layout.n_cells, "workload": layout.sets, "noise": dist,
+                 "measured_cells": noisy, "uncovered_subsets": int(np.count_nonzero(~covered)),
+                 "adjacency": "replace-one", "projection_time": time.perf_counter() - t0})
+    from sosproj.mechanisms.marginals import MarginalRelease
+
+    return MarginalRelease.from_subset_moments(
+        index_k.tuples(), np.asarray(y, dtype=float), m=m, n=n, k=k, method="tables",
+        epsilon=epsilon, delta=delta, sigma=sigma, sensitivity=sens, calibration=calibration,
+        info=info)
+
+
+__all__ = ["CubeTablesProjector", "default_degree", "release_tables", "tables_least_squares_reference",
+           "SOLVERS", "NOISES"]

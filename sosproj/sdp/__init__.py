@@ -1,0 +1,25 @@
+"""The SDP layer: compile projections and support functions over pseudo-moments into
+one solver-neutral conic form and solve it with SCS, Clarabel, MOSEK or cvxpy.
+
+See ``docs/sdp.md`` for the mathematics (conic form, orbit-weighted least squares,
+dual certificate) and the svec conventions of each backend.
+
+>>> from sosproj.sdp import Cones, svec_dim
+>>> svec_dim(3), Cones(zero=1, psd=(3,)).dim
+(6, 7)
+"""
+
+from sosproj.sdp.conic import (
+    ConicProblem,
+    Cones,
+    estimate_memory,
+    project_dual_cone,
+    smat,
+    svec,
+    svec_dim,
+    svec_permutation,
+)
+from sosproj.sdp.solve import ConicSolver, SolveResult, solve
+
+__all__ = ["ConicProblem", "Cones", "estimate_memory", "project_dual_cone", "smat", "svec", "svec_dim",
+           "svec_permutation", "ConicSolver", "SolveResult", "solve"]

@@ -1,0 +1,131 @@
+"""Clarabel backend: an interior-point method (accurate, but dense on PSD blocks).
+
+Clarabel solves the same form as SCS (``Ax + s = b``, ``s`` in a product cone,
+``P`` upper triangular) but its ``PSDTriangleConeT(d)`` expects the scaled svec
+of the **upper triangle column by column**; the canonical rows (SCS order) are
+permuted with :func:`~sosproj.sdp.conic.svec_permutation` on the way in and
+back on the way out. Its Nesterov-Todd scaling makes each PSD block a dense
+``d(d+1)/2``-square block of the KKT matrix, which is why
+:func:`~sosproj.sdp.conic.estimate_memory` charges it quadratically.
+
+Status mapping: only ``Solved`` is ``"solved"``; ``AlmostSolved`` is
+``"inaccurate"``; ``MaxIterations`` / ``MaxTime`` map to ``"max_iter"`` /
+``"time_limit"``. Interior-point methods do not warm-start: ``warm_start`` is
+ignored, but a new cost reuses the workspace through ``update(q=...)`` when
+Clarabel allows it.
+
+>>> import numpy as np, scipy.sparse as sp
+>>> from sosproj.sdp.conic import ConicProblem, Cones
+>>> prob = ConicProblem(None, np.array([1.0]), sp.csc_matrix([[-1.0]]), np.array([-1.0]), Cones(nonneg=1))
+>>> sol = Backend(prob, tol=1e-9).solve()
+>>> sol.status, round(float(sol.x[0]), 6)
+('solved', 1.0)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import scipy.sparse as sp
+
+from sosproj.errors import SolverNotAvailableError
+from sosproj.sdp.backends import RawSolution
+from sosproj.sdp.conic import ConicProblem, svec_dim, svec_permutation
+
+_STATUS = {"Solved": "solved", "AlmostSolved": "inaccurate", "MaxIterations": "max_iter",
+           "MaxTime": "time_limit", "PrimalInfeasible": "infeasible", "AlmostPrimalInfeasible": "infeasible",
+           "DualInfeasible": "unbounded", "AlmostDualInfeasible": "unbounded"}
+
+
+def row_permutation(problem: ConicProblem) -> np.ndarray:
+    """Row permutation ``p`` with ``clarabel_rows = canonical_rows[p]``.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from sosproj.sdp.conic import ConicProblem, Cones
+    >>> prob = ConicProblem(None, np.zeros(1), sp.csc_matrix(np.ones((7, 1))), np.zeros(7),
+    ...                     Cones(zero=1, psd=(3,)))
+    >>> row_permutation(prob).tolist()
+    [0, 1, 2, 4, 3, 5, 6]
+    """
+    perm = np.arange(problem.m)
+    for sl, d in zip(problem.cones.psd_slices(), problem.cones.psd):
+        perm[sl] = sl.start + svec_permutation(d, "scs", "clarabel")
+        assert sl.stop - sl.start == svec_dim(d)
+    return perm
+
+
+class Backend:
+    """A Clarabel workspace for one :class:`ConicProblem` (only ``q`` may change)."""
+
+    name = "clarabel"
+
+    def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
+                 time_limit: float | None = None, **settings: Any) -> None:
+        try:
+            import clarabel
+        except ImportError as exc:  # pragma: no cover - clarabel is a hard dependency
+            raise SolverNotAvailableError("the Clarabel backend needs the 'clarabel' package; "
+                                          "pip install clarabel") from exc
+        self._clarabel = clarabel
+        t0 = time.perf_counter()
+        self.problem = problem
+        self.perm = row_permutation(problem)
+        self.A = problem.A[self.perm, :].tocsc()
+        self.b = problem.b[self.perm]
+        n = problem.n
+        self.P = (sp.triu(problem.P, format="csc") if problem.P is not None
+                  else sp.csc_matrix((n, n)))
+        c = problem.cones
+        cones = []
+        if c.zero:
+            cones.append(clarabel.ZeroConeT(c.zero))
+        if c.nonneg:
+            cones.append(clarabel.NonnegativeConeT(c.nonneg))
+        cones.extend(clarabel.SecondOrderConeT(q) for q in c.soc)
+        cones.extend(clarabel.PSDTriangleConeT(d) for d in c.psd)
+        self.cones = cones
+        st = clarabel.DefaultSettings()
+        st.verbose = False
+        st.tol_gap_abs = tol
+        st.tol_gap_rel = tol
+        st.tol_feas = tol
+        st.tol_ktratio = min(st.tol_ktratio, tol)
+        st.presolve_enable = False
+        st.chordal_decomposition_enable = False
+        if max_iter is not None:
+            st.max_iter = int(max_iter)
+        if time_limit is not None:
+            st.time_limit = float(time_limit)
+        for key, val in settings.items():
+            setattr(st, key, val)
+        self.settings = st
+        self._q = problem.q
+        self._solver = clarabel.DefaultSolver(self.P, self._q, self.A, self.b, self.cones, st)
+        self.setup_time = time.perf_counter() - t0
+
+    def solve(self, q: np.ndarray | None = None,
+              warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
+        """Solve (after replacing the cost by ``q``); ``warm_start`` is ignored (interior point)."""
+        if q is not None:
+            self._q = np.asarray(q, dtype=float)
+            try:
+                self._solver.update(q=self._q)
+            except Exception:  # data updates not allowed in this configuration: rebuild
+                self._solver = self._clarabel.DefaultSolver(self.P, self._q, self.A, self.b, self.cones,
+                                                            self.settings)
+        t0 = time.perf_counter()
+        sol = self._solver.solve()
+        wall = time.perf_counter() - t0
+        raw = str(sol.status)
+        status = _STATUS.get(raw, "error")
+        y = np.empty(self.problem.m)
+        s = np.empty(self.problem.m)
+        y[self.perm] = np.asarray(sol.z)
+        s[self.perm] = np.asarray(sol.s)
+        return RawSolution(np.asarray(sol.x), y, s, status, raw, int(sol.iterations), wall, self.setup_time,
+                           {"solver_r_prim": float(sol.r_prim), "solver_r_dual": float(sol.r_dual)})
+
+
+__all__ = ["Backend", "row_permutation"]

@@ -1,0 +1,57 @@
+"""MOSEK backend (optional extra ``sosproj[mosek]``; needs a licence).
+
+MOSEK is reached through cvxpy's MOSEK interface on the reference model of
+:mod:`sosproj.sdp.backends.cvxpy` (tested with the other solvers), so this
+module only checks that the package imports and a licence can be checked out,
+and raises :class:`~sosproj.errors.SolverNotAvailableError` otherwise; tests
+marked ``mosek`` skip cleanly on machines without it.
+
+>>> available() in (True, False)
+True
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sosproj.errors import SolverNotAvailableError
+from sosproj.sdp.backends import cvxpy as _cvxpy_backend
+from sosproj.sdp.conic import ConicProblem
+
+
+def available() -> bool:
+    """Whether ``mosek`` imports and a licence can be checked out (never raises)."""
+    try:
+        _check()
+    except SolverNotAvailableError:
+        return False
+    return True
+
+
+def _check() -> None:
+    try:
+        import mosek
+    except ImportError as exc:
+        raise SolverNotAvailableError("solver 'mosek' needs the optional 'mosek' package "
+                                      "(pip install 'sosproj[mosek]') and a licence") from exc
+    try:
+        with mosek.Env() as env:
+            env.checkoutlicense(mosek.feature.pts)
+    except Exception as exc:  # mosek.Error, licence missing or expired
+        raise SolverNotAvailableError("MOSEK is installed but no valid licence was found; set "
+                                      "MOSEKLM_LICENSE_FILE or pick solver='scs'") from exc
+
+
+class Backend(_cvxpy_backend.Backend):
+    """MOSEK through cvxpy; refuses to build without the package or a licence."""
+
+    name = "mosek"
+
+    def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
+                 time_limit: float | None = None, **settings: Any) -> None:
+        _check()
+        super().__init__(problem, tol=tol, max_iter=max_iter, time_limit=time_limit,
+                         cvxpy_solver="MOSEK", **settings)
+
+
+__all__ = ["Backend", "available"]

@@ -1,0 +1,265 @@
+r"""Solve a :class:`~sosproj.sdp.conic.ConicProblem` with a chosen backend, checked.
+
+Every answer is re-checked here, independently of the solver's own report: the
+relative primal residual, dual residual and duality gap (SCS's definitions,
+:meth:`ConicProblem.residuals`) and the cone violations of ``s`` and ``y`` are
+recomputed from the returned ``(x, y, s)``. A result is **converged** only if
+the solver says "solved" (SCS's "solved (inaccurate ...)" and Clarabel's
+``AlmostSolved`` do not count) *and* all these numbers are at most
+``check_factor * tol``. Anything else raises
+:class:`~sosproj.errors.ProjectionError` with the diagnostics in ``err.info``
+(``on_fail="raise"``), warns (``"warn"``) or is returned with
+``converged=False`` (``"return"``); it is never passed off as exact.
+
+Examples
+--------
+>>> import numpy as np, scipy.sparse as sp
+>>> from sosproj.sdp.conic import ConicProblem, Cones
+>>> # nearest point of {x >= 1} to 3:  min (x - 3)^2 = x^2 - 6x + 9
+>>> prob = ConicProblem(sp.csc_matrix([[2.0]]), np.array([-6.0]), sp.csc_matrix([[-1.0]]),
+...                     np.array([-1.0]), Cones(nonneg=1), offset=9.0)
+>>> res = solve(prob, solver="clarabel", tol=1e-9)
+>>> res.status, round(float(res.x[0]), 6), round(res.objective, 6)
+('solved', 3.0, 0.0)
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
+from sosproj.sdp.backends import BACKENDS, RawSolution, get_backend
+from sosproj.sdp.conic import ConicProblem, estimate_memory
+from sosproj.sets.base import ConvergenceWarning
+from sosproj.validation import check_memory, check_positive
+
+#: ``solver`` accepts one name or a fallback chain such as ``("scs", "clarabel")``.
+SolverSpec = str | Sequence[str]
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """A checked solution of a conic problem.
+
+    Attributes
+    ----------
+    x, y_dual, s : primal variables, dual variables (canonical svec order, in the
+        dual cone) and slacks; ``None`` where the solver produced nothing.
+    status : ``"solved"`` or the failure class (``"inaccurate"``, ``"max_iter"``,
+        ``"time_limit"``, ``"infeasible"``, ``"unbounded"``, ``"error"``, ``"unconverged"``).
+    objective : primal objective ``1/2 x'Px + q'x + offset`` at ``x``.
+    primal_residual, dual_residual, duality_gap : relative measures recomputed here.
+    iterations, time : solver iterations and solve wall time (seconds; setup excluded).
+    solver : backend name. converged : the acceptance test above.
+    info : raw status, setup time, cone violations, tolerance, attempts of a fallback chain.
+    """
+
+    x: np.ndarray | None
+    y_dual: np.ndarray | None
+    s: np.ndarray | None
+    status: str
+    objective: float
+    primal_residual: float
+    dual_residual: float
+    duality_gap: float
+    iterations: int
+    time: float
+    solver: str
+    converged: bool = False
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def diagnostics(self) -> dict[str, Any]:
+        """Plain dict of the scalar diagnostics (no arrays, JSON friendly)."""
+        out = {"status": self.status, "objective": self.objective, "primal_residual": self.primal_residual,
+               "dual_residual": self.dual_residual, "duality_gap": self.duality_gap,
+               "iterations": self.iterations, "time": self.time, "solver": self.solver,
+               "converged": self.converged}
+        out.update({k: v for k, v in self.info.items() if np.isscalar(v) or v is None})
+        return out
+
+
+def _names(solver: SolverSpec) -> tuple[str, ...]:
+    names = (solver,) if isinstance(solver, str) else tuple(solver)
+    if not names:
+        raise InvalidParameterError("solver must name at least one backend, e.g. solver='scs'")
+    for name in names:
+        if name not in BACKENDS:
+            raise InvalidParameterError(f"solver must be one of {', '.join(map(repr, BACKENDS))} "
+                                        "or a tuple of them (a fallback chain)")
+    return names
+
+
+def _check_on_fail(on_fail: str) -> None:
+    if on_fail not in ("raise", "warn", "return"):
+        raise InvalidParameterError("on_fail must be 'raise', 'warn' or 'return'")
+
+
+class ConicSolver:
+    """A compiled solver workspace: build once, then solve for many linear costs ``q``.
+
+    ``problem`` fixes ``P, A, b`` and the cones; :meth:`solve` takes a new ``q``
+    (and ``offset``) and warm-starts from the previous solution when the backend
+    supports it (SCS). Memory is checked (``check_memory`` with the backend's
+    KKT estimate, :func:`~sosproj.sdp.conic.estimate_memory`) before anything
+    is built.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from sosproj.sdp.conic import ConicProblem, Cones
+    >>> prob = ConicProblem(sp.csc_matrix([[2.0]]), np.array([0.0]), sp.csc_matrix([[-1.0]]),
+    ...                     np.array([-1.0]), Cones(nonneg=1))
+    >>> ws = ConicSolver(prob, solver="scs", tol=1e-8)
+    >>> [round(float(ws.solve(q=np.array([-2.0 * t])).x[0]), 5) for t in (0.0, 3.0)]
+    [1.0, 3.0]
+    """
+
+    def __init__(self, problem: ConicProblem, solver: str = "scs", *, tol: float = 1e-7,
+                 time_limit: float | None = None, max_iter: int | None = None, check_factor: float = 10.0,
+                 memory_limit: float | None = None, **settings: Any) -> None:
+        (name,) = _names(solver) if isinstance(solver, str) else (None,)
+        if name is None:
+            raise InvalidParameterError("ConicSolver takes one solver name; use solve(...) for a fallback chain")
+        self.tol = check_positive(tol, "tol")
+        self.check_factor = check_positive(check_factor, "check_factor")
+        if time_limit is not None:
+            check_positive(time_limit, "time_limit")
+        self.problem = problem
+        self.name = name
+        est = estimate_memory(problem.n, problem.cones, problem.A.nnz,
+                              problem.P.nnz if problem.P is not None else 0, name)
+        self.memory_estimate = est
+        check_memory(est, f"the {name} workspace of a conic problem with {problem.n} variables and "
+                          f"PSD blocks of orders {list(problem.cones.psd)}", limit_bytes=memory_limit)
+        self._backend = get_backend(name)(problem, tol=self.tol, max_iter=max_iter, time_limit=time_limit,
+                                          **settings)
+        self.setup_time = float(self._backend.setup_time)
+        self._last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._q = problem.q
+        self._offset = problem.offset
+
+    def solve(self, q: np.ndarray | None = None, *, offset: float | None = None,
+              warm_start: bool | tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+              on_fail: str = "raise") -> SolveResult:
+        """Solve with cost ``q`` (default: the problem's); ``warm_start=None`` reuses the last solution.
+
+        ``warm_start=False`` starts cold; a tuple ``(x, y, s)`` starts there.
+        """
+        _check_on_fail(on_fail)
+        if q is not None:
+            q = np.asarray(q, dtype=float)
+            if q.shape != (self.problem.n,):
+                raise InvalidParameterError(f"q must have length {self.problem.n}")
+            self._q = q
+        if offset is not None:
+            self._offset = float(offset)
+        if warm_start is None or warm_start is True:
+            ws = self._last
+        elif warm_start is False:
+            ws = None
+        else:
+            ws = tuple(np.asarray(v, dtype=float) for v in warm_start)  # type: ignore[assignment]
+        raw = self._backend.solve(q=q, warm_start=ws)
+        result = self._check(raw)
+        if result.converged and raw.x is not None and raw.y is not None and raw.s is not None:
+            self._last = (raw.x, raw.y, raw.s)
+        return _apply_policy(result, on_fail)
+
+    def _check(self, raw: RawSolution) -> SolveResult:
+        prob = self.problem
+        info: dict[str, Any] = {"raw_status": raw.raw_status, "setup_time": self.setup_time,
+                                "tol": self.tol, "memory_estimate": self.memory_estimate}
+        info.update(raw.extra)
+        if raw.x is None or raw.y is None or raw.s is None:
+            return SolveResult(raw.x, raw.y, raw.s, raw.status if raw.status != "solved" else "error",
+                               float("nan"), float("inf"), float("inf"), float("inf"), raw.iterations,
+                               raw.solve_time, self.name, False, info)
+        cur = prob.with_data(q=self._q, offset=self._offset)
+        res = cur.residuals(raw.x, raw.y, raw.s)
+        scale_s = 1.0 + float(np.linalg.norm(raw.s))
+        scale_y = 1.0 + float(np.linalg.norm(raw.y))
+        cone_p = res["cone_primal"] / scale_s
+        cone_d = res["cone_dual"] / scale_y
+        info.update({"cone_violation_primal": cone_p, "cone_violation_dual": cone_d})
+        bound = self.check_factor * self.tol
+        ok_numbers = max(res["primal"], res["dual"], res["gap"], cone_p, cone_d) <= bound
+        status = raw.status
+        if status == "solved" and not ok_numbers:
+            status = "unconverged"
+        converged = status == "solved"
+        return SolveResult(raw.x, raw.y, raw.s, status, cur.objective(raw.x), res["primal"], res["dual"],
+                           res["gap"], raw.iterations, raw.solve_time, self.name, converged, info)
+
+
+def _apply_policy(result: SolveResult, on_fail: str) -> SolveResult:
+    if result.converged or on_fail == "return":
+        return result
+    msg = (f"conic solve with {result.solver!r} ended with status {result.status!r} "
+           f"(solver said {result.info.get('raw_status')!r}) after {result.iterations} iterations: "
+           f"primal residual {result.primal_residual:.2e}, dual residual {result.dual_residual:.2e}, "
+           f"gap {result.duality_gap:.2e} against tol {result.info.get('tol', float('nan')):.1e}; raise "
+           "max_iter or time_limit, loosen tol, or try solver=('scs', 'clarabel')")
+    if on_fail == "warn":
+        warnings.warn(msg, ConvergenceWarning, stacklevel=3)
+        return result
+    payload = result.diagnostics()
+    payload["value"] = result.x
+    raise ProjectionError(msg, payload)
+
+
+def solve(problem: ConicProblem, solver: SolverSpec = "scs", *, tol: float = 1e-7,
+          time_limit: float | None = None, max_iter: int | None = None,
+          warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None, on_fail: str = "raise",
+          check_factor: float = 10.0, **settings: Any) -> SolveResult:
+    """Solve ``problem`` once; ``solver`` may be a fallback chain like ``("scs", "clarabel")``.
+
+    In a chain, a backend that is unavailable or does not converge hands over to
+    the next; ``info["attempts"]`` lists ``(solver, status)`` of every try. The
+    last failure is raised (or returned flagged) if none converges.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from sosproj.sdp.conic import ConicProblem, Cones
+    >>> prob = ConicProblem(None, np.array([1.0]), sp.csc_matrix([[-1.0]]), np.array([-1.0]),
+    ...                     Cones(nonneg=1))
+    >>> r = solve(prob, solver=("mosek", "scs"), tol=1e-8)   # falls back when MOSEK is missing
+    >>> r.solver, r.status
+    ('scs', 'solved')
+    """
+    _check_on_fail(on_fail)
+    names = _names(solver)
+    attempts: list[tuple[str, str]] = []
+    last_error: Exception | None = None
+    last_result: SolveResult | None = None
+    t0 = time.perf_counter()
+    for name in names:
+        try:
+            ws = ConicSolver(problem, name, tol=tol, time_limit=time_limit, max_iter=max_iter,
+                             check_factor=check_factor, **settings)
+            res = ws.solve(warm_start=warm_start if warm_start is not None else False, on_fail="return")
+        except SolverNotAvailableError as exc:
+            attempts.append((name, "not available"))
+            last_error = exc
+            continue
+        attempts.append((name, res.status))
+        info = dict(res.info)
+        info["attempts"] = list(attempts)
+        info["total_time"] = time.perf_counter() - t0
+        res = SolveResult(res.x, res.y_dual, res.s, res.status, res.objective, res.primal_residual,
+                          res.dual_residual, res.duality_gap, res.iterations, res.time, res.solver,
+                          res.converged, info)
+        last_result = res
+        if res.converged:
+            return res
+    if last_result is None:
+        assert last_error is not None
+        if len(names) == 1:
+            raise last_error
+        raise SolverNotAvailableError(f"none of the solvers {list(names)} is available; install scs or clarabel")
+    return _apply_policy(last_result, on_fail)
+
+
+__all__ = ["solve", "SolveResult", "ConicSolver", "SolverSpec"]
