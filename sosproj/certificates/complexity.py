@@ -157,6 +157,11 @@ def _support_values(S: Any, shape: tuple[int, ...], seeds: list[np.random.SeedSe
         W = np.random.default_rng(seed).standard_normal(shape)
         res = S.support(W, **support_options)
         value = float(res.value)
+        if math.isnan(value):
+            raise ProjectionError("the support solver returned no value (see info); loosen its "
+                                  "tolerance or pick another solver via support_options",
+                                  {k: v for k, v in (getattr(res, "info", None) or {}).items()
+                                   if isinstance(v, (str, int, float, bool))})
         if not math.isfinite(value):
             raise InvalidInputError(
                 "the support function is infinite: the set is unbounded, so its Gaussian "

@@ -10,8 +10,8 @@ Examples
 >>> with progress_bar(total=3, desc="trials", enabled=False) as bar:
 ...     for _ in range(3):
 ...         bar.update(1)
->>> bar.n
-3
+>>> bar.disable
+True
 """
 
 from __future__ import annotations
@@ -48,11 +48,12 @@ def progress_bar(total: int | None = None, desc: str = "", enabled: bool | None 
                  **kwargs: Any) -> tqdm:
     """A :class:`tqdm.tqdm` bar, disabled unless :func:`progress_enabled` says otherwise.
 
-    A disabled bar still counts (``bar.n``), so callers need no special case.
+    A disabled bar accepts ``update``/``set_postfix_str`` as no-ops, so callers need no
+    special case.
 
     >>> bar = progress_bar(total=2, enabled=False)
-    >>> bar.update(2); bar.close(); bar.n
-    2
+    >>> bar.update(2); bar.close(); bar.disable
+    True
     """
     return tqdm(total=total, desc=desc, disable=not progress_enabled(enabled), leave=False,
                 dynamic_ncols=True, **kwargs)

@@ -242,18 +242,9 @@ _STYLE = {"measured": {"marker": "o", "linestyle": "-"}, "theory": {"linestyle":
           "naive": {"linestyle": ":"}, "reference": {"linestyle": "-."}}
 
 
-def plot_result(result: CheckResult, path: str | os.PathLike[str]) -> bool:
-    """Write ``result``'s curves (log-log, measured with intervals) to a PNG; False if none."""
-    if not result.curves:
-        return False
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    fig = Figure(figsize=(6.0, 4.2), dpi=110)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot(1, 1, 1)
+def _draw_panel(ax: Any, curves: list[Curve], result: CheckResult) -> None:
     positive = True
-    for c in result.curves:
+    for c in curves:
         x = np.asarray(c.x, dtype=float)
         y = np.asarray([np.nan if v is None else v for v in c.y], dtype=float)
         positive &= bool(np.all(x[np.isfinite(x)] > 0) and np.all(y[np.isfinite(y)] > 0))
@@ -270,9 +261,28 @@ def plot_result(result: CheckResult, path: str | os.PathLike[str]) -> bool:
         ax.set_yscale("log")
     ax.set_xlabel(result.xlabel)
     ax.set_ylabel(result.ylabel)
-    ax.set_title(f"{result.title} [{result.verdict}]", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
+
+
+def plot_result(result: CheckResult, path: str | os.PathLike[str]) -> bool:
+    """Write ``result``'s curves (log-log, measured with intervals) to a PNG; False if none."""
+    if not result.curves:
+        return False
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    panels: list[str] = []
+    for c in result.curves:
+        if c.panel not in panels:
+            panels.append(c.panel)
+    fig = Figure(figsize=(5.2 * len(panels), 4.2), dpi=110)
+    FigureCanvasAgg(fig)
+    for i, panel in enumerate(panels):
+        ax = fig.add_subplot(1, len(panels), i + 1)
+        _draw_panel(ax, [c for c in result.curves if c.panel == panel], result)
+        title = f"{result.title} [{result.verdict}]" if len(panels) == 1 else f"{panel} [{result.verdict}]"
+        ax.set_title(title, fontsize=9)
     fig.tight_layout()
     fig.savefig(os.fspath(path))
     return True

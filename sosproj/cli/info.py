@@ -7,8 +7,8 @@ missing, expired or hanging licence server can neither crash nor block the CLI.
 Examples
 --------
 >>> info = collect_info(check_mosek=False)
->>> sorted(info)[:3]
-['blas', 'mosek', 'platform']
+>>> sorted(info)
+['blas', 'mosek', 'packages', 'platform', 'python', 'solvers', 'sosproj', 'threads']
 >>> info["solvers"]["scs"]["installed"]
 True
 """

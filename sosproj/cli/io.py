@@ -186,7 +186,14 @@ def _read_csv(path: str, name: str, delimiter: str | None) -> np.ndarray:
 # ------------------------------------------------------------------ writing
 
 
-def _check_output_dir(path: str, name: str) -> str:
+def check_output_dir(path: str | os.PathLike[str], name: str = "OUTPUT") -> str:
+    """Return the directory of ``path``; raise :class:`OutputError` if it cannot hold the file.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp(); check_output_dir(os.path.join(d, "x.npz")) == d
+    True
+    """
+    path = os.fspath(path)
     directory = os.path.dirname(os.path.abspath(path))
     if not os.path.exists(directory):
         raise OutputError(f"{name}: directory {directory} does not exist; create it first")
@@ -199,7 +206,7 @@ def _check_output_dir(path: str, name: str) -> str:
 
 def _stage(path: str, writer: Writer, name: str) -> str:
     """Write ``writer``'s bytes to a fsynced temporary sibling of ``path``; return its name."""
-    directory = _check_output_dir(path, name)
+    directory = check_output_dir(path, name)
     try:
         fd, tmp = tempfile.mkstemp(dir=directory, prefix="." + os.path.basename(path) + ".",
                                    suffix=".partial")
@@ -357,6 +364,6 @@ def npz_path(out: str | os.PathLike[str]) -> str:
 
 
 __all__ = [
-    "OutputError", "SUPPORTED_INPUTS", "read_array", "write_files", "atomic_write", "write_json",
+    "OutputError", "SUPPORTED_INPUTS", "read_array", "check_output_dir", "write_files", "atomic_write", "write_json",
     "json_bytes", "to_jsonable", "npz_writer", "sidecar_path", "npz_path",
 ]

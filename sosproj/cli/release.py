@@ -47,7 +47,16 @@ from typing import Any
 import numpy as np
 
 from sosproj._version import __version__
-from sosproj.cli.io import OutputError, json_bytes, npz_path, npz_writer, read_array, sidecar_path, write_files
+from sosproj.cli.io import (
+    OutputError,
+    check_output_dir,
+    json_bytes,
+    npz_path,
+    npz_writer,
+    read_array,
+    sidecar_path,
+    write_files,
+)
 from sosproj.cli.output import Console
 
 COSINE_METHODS = ("exact", "dykstra", "alternating", "gaussian")
@@ -122,7 +131,7 @@ def build_sidecar(kind: str, rel: Any, *, method: str, public: dict[str, Any], s
         "format": "sosproj-release/1",
         "sosproj_version": __version__,
         "release": kind,
-        "mechanism": str(rel.mechanism),
+        "mechanism": str(getattr(rel, "mechanism", None) or f"release_{kind}[{method}]"),
         "method": method,
         "privacy": _privacy_block(rel, kind),
         "public_parameters": public,
@@ -133,7 +142,11 @@ def build_sidecar(kind: str, rel: Any, *, method: str, public: dict[str, Any], s
 
 
 def _check_output(out: str, force: bool) -> tuple[str, str]:
+    """Refuse an unusable output path before any work is done (the final write re-checks)."""
     npz, side = npz_path(out), sidecar_path(npz_path(out))
+    directory = check_output_dir(npz, "-o")
+    if not os.access(directory, os.W_OK):
+        raise OutputError(f"-o: directory {directory} is not writable; choose another output path")
     if not force:
         for p in (npz, side):
             if os.path.exists(p):
@@ -156,10 +169,10 @@ def _write(npz: str, side: str, arrays: dict[str, np.ndarray], sidecar: dict[str
 
 def run_cosine(args: argparse.Namespace, console: Console) -> int:
     """Private cosine similarities of the rows of INPUT (paper, Algorithm 3)."""
-    from sosproj.mechanisms.cosine import release_cosine_similarities
-
     npz, side = _check_output(args.output, args.force)
     V = read_array(args.input, key=args.key, delimiter=args.delimiter)
+    from sosproj.mechanisms.cosine import release_cosine_similarities
+
     with console_step(console, "projecting"):
         rel = release_cosine_similarities(V, epsilon=args.epsilon, delta=args.delta,
                                           sensitivity=args.sensitivity, method=args.method,
@@ -184,16 +197,19 @@ def _subsets_array(subsets: Any, k: int) -> np.ndarray:
 
 def run_marginals(args: argparse.Namespace, console: Console) -> int:
     """Private k-way marginals of the binary records in INPUT."""
-    from sosproj.mechanisms.marginals import release_marginals
-
     npz, side = _check_output(args.output, args.force)
     D = read_array(args.input, key=args.key, delimiter=args.delimiter)
+    from sosproj.mechanisms.marginals import release_marginals
+
     kwargs: dict[str, Any] = {"epsilon": args.epsilon, "delta": args.delta, "method": args.method,
                               "rng": _rng(args, console)}
     if args.sparsity is not None:
         kwargs["sparsity"] = args.sparsity
+        kwargs["on_violation"] = args.on_violation
     if args.solver is not None:
         kwargs["solver"] = args.solver
+    elif args.method == "tables":
+        kwargs["solver"] = "admm"  # the structured projector of release_tables
     with console_step(console, "releasing marginals"):
         rel = release_marginals(D, args.k, **kwargs)
     m = int(rel.m)
@@ -287,7 +303,11 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mg.add_argument("--method", choices=MARGINAL_METHODS, default="cube",
                     help="release method (default: cube, the Boolean-cube SoS relaxation)")
     mg.add_argument("--sparsity", type=int, help="public bound t on the ones per record (sparse methods)")
-    mg.add_argument("--solver", help="conic solver for the SoS projection (e.g. scs, clarabel)")
+    mg.add_argument("--on-violation", choices=("truncate", "raise"), default="truncate",
+                    help="records with more than --sparsity ones: truncate by the public rule (default) "
+                         "or refuse the input (exit code 4; the refusal itself depends on the data)")
+    mg.add_argument("--solver", help="solver of the projection: scs (default), clarabel or mosek for the "
+                                     "SoS methods; admm (default), scs or clarabel for tables")
     mg.add_argument("--tensor", action="store_true", help="also store the full n^k moment tensor")
     mg.set_defaults(func=run_marginals)
 

@@ -106,7 +106,8 @@ class Polynomial:
             if _has_float(expr):  # floats enter with their exact binary value, as Fraction(float) does
                 expr = expr.xreplace({f: sympy.Rational(float(f)) for f in expr.atoms(sympy.Float)})
             poly = sympy.Poly(expr, *symbols, domain="QQ")
-        except (sympy.PolynomialError, sympy.GeneratorsNeeded, TypeError, ValueError) as exc:
+        except (sympy.PolynomialError, sympy.GeneratorsNeeded, sympy.polys.polyerrors.CoercionFailed,
+                TypeError, ValueError) as exc:
             raise InvalidInputError("a constraint is not a polynomial in the system's variables with "
                                     "rational coefficients; declare every variable it uses") from exc
         return cls.from_terms({tuple(m): sympy.Rational(c) for m, c in poly.terms()}, len(symbols))

@@ -24,7 +24,7 @@ from fractions import Fraction
 import numpy as np
 
 from sosproj.poly.groebner import BooleanReduction, FreeReduction, SparseReduction
-from sosproj.poly.polynomial import Polynomial, as_fraction
+from sosproj.poly.polynomial import Polynomial
 from sosproj.poly.system import PolySystem
 from sosproj.validation import check_int, check_positive
 
@@ -138,7 +138,6 @@ def boolean_cube(n: int, scale: float = 1.0) -> PolySystem:
     n = check_int(n, "n", minimum=1)
     c = check_positive(scale, "scale")
     red = BooleanReduction(n, c)
-    as_fraction(c)
     return PolySystem(n, equalities=red.equalities(), name=f"boolean_cube(n={n}, scale={c:g})",
                       equality_names=[f"boolean[{i}]" for i in range(n)], _reduction=red)
 

@@ -67,11 +67,14 @@ from typing import Any
 
 import numpy as np
 
-from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionError
+from sosproj.errors import InvalidInputError, ProjectionError
 from sosproj.sets.base import OnFail, ProjectionInfo, handle_nonconvergence
 from sosproj.validation import check_array, check_choice, check_int, check_nonnegative, check_positive
 
 _ON_FAIL = ("raise", "warn", "return")
+MU_CAP = 1e-3   # initial cap on the Hessian regularization mu_k = min(kappa, ||r||)
+MU_MIN, MU_MAX, MU_UP, MU_DOWN = 1e-6, 1.0, 10.0, 0.3
+CG_CAP = 0.1
 
 
 # --------------------------------------------------------------------------- dual oracle
@@ -100,6 +103,17 @@ class _Dual:
         self.evals = 0
         self._diag_idx = np.diag_indices(self.n)
 
+    def shifted(self, p: _DualPoint, t: float) -> _DualPoint:
+        """The dual point at ``p.z + t * 1`` from ``p``'s eigendecomposition (no new ``eigh``)."""
+        lam = p.lam - t
+        z = p.z + t
+        pos = lam > 0
+        lp = lam[pos]
+        Qp = p.Q[:, pos]
+        diag_x = (Qp * Qp) @ lp
+        theta = 0.5 * float(lp @ lp) + self.bound * float(z.sum())
+        return _DualPoint(z, lam, p.Q, pos, diag_x, theta, self.bound - diag_x)
+
     def __call__(self, z: np.ndarray) -> _DualPoint:
         M = self.Y.copy()
         M[self._diag_idx] -= z
@@ -116,6 +130,23 @@ class _Dual:
         diag_x = (Qp * Qp) @ lp
         theta = 0.5 * float(lp @ lp) + self.bound * float(z.sum())
         return _DualPoint(z, lam, Q, pos, diag_x, theta, self.bound - diag_x)
+
+
+def _best_shift(lam: np.ndarray, total: float) -> float:
+    r"""The :math:`t \ge 0` minimizing :math:`\frac12\sum_i(\lambda_i - t)_+^2 + t\,\mathrm{total}`.
+
+    Optimality: :math:`\sum_i (\lambda_i - t)_+ = \mathrm{total}` (0 if already below at
+    :math:`t = 0`); solved exactly by sorting, like a simplex projection.
+    """
+    if np.maximum(lam, 0.0).sum() <= total:
+        return 0.0
+    if total <= 0.0:
+        return float(np.max(lam))
+    s = np.sort(lam)[::-1]
+    css = np.cumsum(s) - total
+    k = np.arange(1, s.size + 1)
+    rho = np.nonzero(s - css / k > 0)[0][-1]
+    return max(float(css[rho] / (rho + 1)), 0.0)
 
 
 def _natural_residual(p: _DualPoint) -> np.ndarray:
@@ -288,7 +319,9 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
     tol : relative KKT residual to reach (``1e-9`` by default).
     max_iter : Newton iterations cap (0 only tests the starting point).
     z0 : warm start for the dual (length ``n``, clipped at 0); default zeros, which
-        makes inputs whose PSD part already satisfies the bounds cost one ``eigh``.
+        makes inputs whose PSD part already satisfies the bounds cost one ``eigh``; when
+        they do not, the best uniform multiplier :math:`z = t\mathbf 1` (which shares the
+        eigenvectors of :math:`Y`, hence costs no ``eigh``) is used if it lowers :math:`\theta`.
     cg_max_iter : cap on CG iterations per Newton step.
     on_fail : what to do when the cap is hit: ``"raise"`` (ProjectionError with the
         diagnostics and the feasible but inexact point), ``"warn"``, or ``"return"``;
@@ -303,9 +336,9 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
         multipliers :math:`z`, reusable as ``z0``) and the KKT parts.
 
     >>> import numpy as np
-    >>> X, info = bounded_diagonal_newton(4.0 * np.eye(3))
-    >>> np.allclose(X, np.eye(3)), info.iterations
-    (True, 1)
+    >>> X, info = bounded_diagonal_newton(4.0 * np.eye(3))   # solved by the uniform shift z = 3
+    >>> np.allclose(X, np.eye(3)), info.iterations, info.extra["eigendecompositions"]
+    (True, 0, 1)
     """
     t0 = time.perf_counter()
     Y, bound, tol, max_iter, z, on_fail = _check_common(Y, bound, tol, max_iter, z0, on_fail)
@@ -315,8 +348,15 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
     dual = _Dual(Y, bound)
     p = dual(z)
     res = float(np.linalg.norm(_natural_residual(p))) / scale
+    if res > tol and z0 is None:
+        # free warm start: the best uniform multiplier z = t*1 shares p's eigenvectors
+        ps = dual.shifted(p, _best_shift(p.lam, bound * n))
+        if ps.theta < p.theta:
+            p = ps
+            res = float(np.linalg.norm(_natural_residual(p))) / scale
     it, cg_total, ls_fail = 0, 0, False
     sigma_armijo = 1e-4
+    kappa = MU_CAP
     while res > tol and it < max_iter:
         it += 1
         z, g = p.z, p.grad
@@ -327,9 +367,8 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
         d[active] = -g[active]
         if np.any(free):
             op = _Jacobian(p, free)
-            mu = min(1e-2, res * scale)
-            mu = max(mu, 1e-12)
-            dF, cg_it = _pcg(op, mu, -g[free], min(0.1, res * scale), cg_max_iter)
+            mu = max(min(kappa, res * scale), 1e-12)
+            dF, cg_it = _pcg(op, mu, -g[free], min(CG_CAP, res * scale), cg_max_iter)
             cg_total += cg_it
             d[free] = dF
             # guard: the free-set step must be a descent direction
@@ -356,6 +395,9 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
         if not accepted:
             ls_fail = True
             break
+        # Levenberg-Marquardt-like control of the regularization: a rejected unit step
+        # signals a (nearly) singular generalized Hessian, e.g. at low-rank solutions
+        kappa = max(kappa * MU_DOWN, MU_MIN) if alpha == 1.0 else min(kappa * MU_UP, MU_MAX)
         p = pn
         res = float(np.linalg.norm(_natural_residual(p))) / scale
     X, cert = _finish(Y, p, bound)
@@ -415,13 +457,6 @@ def bounded_diagonal_dykstra(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, m
         extra={"eigendecompositions": dual.evals, "tol": tol, "dual": p.z.copy(), **cert})
     handle_nonconvergence(info, on_fail, "Dykstra's projection onto {X PSD, diag(X) <= bound}", X)
     return X, info
-
-
-def _validate_bound(bound: Any) -> float:  # pragma: no cover - thin alias kept for the set class
-    b = check_nonnegative(bound, "bound")
-    if not math.isfinite(b):
-        raise InvalidParameterError("bound must be finite")
-    return b
 
 
 __all__ = ["bounded_diagonal_newton", "bounded_diagonal_dykstra"]

@@ -12,16 +12,16 @@ Importing this package registers every check in
 * :mod:`.cube_vs_ball`: Boolean-cube against unit-ball relaxation complexities.
 
 >>> from sosproj.certificates.registry import list_checks
->>> list_checks()[0]
-'stability'
+>>> sorted(list_checks())[:2]
+['cosine_set', 'cube_vs_ball']
 """
 
 from sosproj.certificates.checks import (  # noqa: F401  (imported for registration)
-    stability,
     cosine_set,
+    cube_vs_ball,
+    end_to_end,
+    even_sparse,
     injective_norm,
     sparse_lemma,
-    even_sparse,
-    end_to_end,
-    cube_vs_ball,
+    stability,
 )

@@ -25,7 +25,6 @@ from sosproj.certificates.registry import (
     Outcome,
     bound_verdict,
     combine,
-    exponent_verdict,
     register,
 )
 
@@ -54,10 +53,9 @@ def cosine_set(n: int, backend: str = "auto") -> Any:
     title="Gaussian complexity of the cosine set",
     statement="G({X PSD, X_ii <= 1}) <= 2 n^{3/2}",
     reference='Section 6, proof of Theorem "cosine similarities release" (Hoelder: nuclear x spectral norm)',
-    defaults={"ns": [4, 8, 16, 32], "trials": 60, "constant": 2.0, "exponent": 1.5,
-              "naive_exponent": 2.0, "exponent_slack": 0.1, "backend": "auto", "confidence": 0.95,
-              "n_boot": 1000},
-    quick={"ns": [4, 8, 16], "trials": 24},
+    defaults={"ns": [8, 16, 32, 64], "trials": 40, "constant": 2.0, "exponent": 1.5,
+              "naive_exponent": 2.0, "backend": "auto", "confidence": 0.95, "n_boot": 1000},
+    quick={"ns": [4, 8, 16, 32], "trials": 16},
 )
 def check_cosine_set(p: dict[str, Any], rng: np.random.Generator, progress: bool | None) -> Outcome:
     """Estimate G of the cosine set over ``ns`` and compare with ``constant * n^{3/2}``."""
@@ -68,8 +66,10 @@ def check_cosine_set(p: dict[str, Any], rng: np.random.Generator, progress: bool
     with progress_bar(total=len(ns), desc="cosine set", enabled=progress) as bar:
         for n in ns:
             S = cosine_set(n, str(p["backend"]))
+            opts = {"solver": "CLARABEL", "tol": 1e-7} if type(S).__name__ == "Intersection" else {}
             est = gaussian_complexity(S, shape=(n, n), trials=int(p["trials"]), rng=rng,
-                                      confidence=float(p["confidence"]), progress=False)
+                                      confidence=float(p["confidence"]), progress=False,
+                                      support_options=opts)
             bound = c * n ** b
             v = bound_verdict(est.ci_low, est.ci_high, bound)
             verdicts.append(v)
@@ -82,8 +82,10 @@ def check_cosine_set(p: dict[str, Any], rng: np.random.Generator, progress: bool
             bar.update(1)
     fit = fit_rate(ns, samples=samples, n_boot=int(p["n_boot"]), confidence=float(p["confidence"]),
                    rng=rng)
-    ev = exponent_verdict(fit.exponent_ci[0], fit.exponent, b, float(p["exponent_slack"]))
-    verdict = combine([*verdicts, ev])
+    # the claim has an explicit constant: the verdict is on the constant at every n; the local
+    # slope is reported only (G / n^1.5 still climbs towards its limit at small n, so the fitted
+    # exponent of a small-n sweep lies above 3/2 while the bound holds)
+    verdict = combine(verdicts)
     cmax = max(r["implied_constant"] for r in rows)
     reason = (f"implied constant max_n G/n^1.5 = {cmax:.3f} (bound {c:g}); fitted exponent "
               f"{fit.exponent:.3f} [{fit.exponent_ci[0]:.3f}, {fit.exponent_ci[1]:.3f}] vs {b:g} "

@@ -59,6 +59,7 @@ class SparseSpectraplex(ConvexSet):
     def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
         from sosproj.sets.reference import cvxpy_support
 
+        options.setdefault("solver", "CLARABEL")
         options.setdefault("tol", 1e-7)
         res = cvxpy_support(self, W, **options)
         status = res.info.get("status", "optimal")

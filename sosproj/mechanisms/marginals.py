@@ -1,0 +1,536 @@
+r"""Private k-way marginals of binary data (the paper's Section "K-way marginal queries").
+
+A k-way marginal query asks how many rows of a binary dataset :math:`D\in\{0,1\}^{m\times n}`
+have all attributes of a set :math:`S` (``|S| <= k``) equal to one. All answers are linear
+in the *subset moments* :math:`\mu_S` (:mod:`sosproj.data.moment_tensor`), and the paper
+releases them through the normalized moment tensor
+
+.. math:: T = \frac1m\sum_{r=1}^m \bigl(e^{(r)}/\sqrt{s}\bigr)^{\otimes k},
+
+with :math:`s = n` (dense) or :math:`s = t` (``t``-sparse rows),
+
+perturbed once, :math:`Y = T + W`, :math:`W_{\alpha}\sim N(0,\sigma^2)` i.i.d. over all
+:math:`n^k` index tuples, then post-processed by a method:
+
+=============  ==========================================================================
+method         post-processing of :math:`Y` (all methods share the same draw of ``W``)
+=============  ==========================================================================
+gaussian       none: the answer for ``S`` is the entry of one canonical tuple (baseline)
+symmetrize     average over all tuples with support ``S`` (orbit averaging with
+               :math:`x_i^2=x_i`), clip to ``[0, 1]`` (baseline)
+flatten        even ``k``: project the :math:`n^{k/2}\times n^{k/2}` flattening onto
+               :math:`\{X\succeq 0, \mathrm{tr}\,X\le 1\}` (Dwork et al. 2015's set)
+sos            project onto the paper's unit-ball pseudo-moment set, degree ``k``
+               (even ``k``) or ``2k-2`` (odd ``k``)
+sos-sparse     project onto the paper's :math:`\mathcal P_t` set (degree ``4k-4``; small ``n``)
+topk           keep the largest :math:`m t^k` entries of ``Y`` (the paper's trivial sparse algorithm)
+cube           project onto the Boolean-cube relaxation :math:`x_i^2 = x_i/\sqrt{s}`
+               (degree ``2 ceil(k/2)``), with ``sparsity=t`` also :math:`\sum_i x_i\le\sqrt t`
+tables         measure contingency tables instead (:mod:`sosproj.mechanisms.marginal_tables`)
+=============  ==========================================================================
+
+Answers are read from the post-processed tensor by averaging the tuples of each support
+(a projection onto a subspace containing :math:`T`, so it never increases the error).
+
+Privacy: replace-one adjacency (one row replaced by any other admissible row; ``m`` is
+public). The :math:`\ell_2` sensitivity of :math:`T` is exactly ``1/m`` for dense binary
+rows and ``sqrt(2)/m`` for ``t``-sparse rows (``n >= 2t``), see
+:func:`~sosproj.data.moment_tensor.normalized_tensor_sensitivity` and ``docs/marginals.md``.
+The post-processing never touches the raw data.
+
+Examples
+--------
+>>> import numpy as np
+>>> from sosproj.mechanisms.marginals import release_marginals
+>>> from sosproj.privacy.noise import noise_disabled
+>>> D = np.array([[1, 1, 0], [1, 0, 1], [1, 1, 1], [0, 1, 1]])
+>>> with noise_disabled():
+...     rel = release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="symmetrize", rng=0)
+>>> rel.query([0, 1]), rel.table([0, 1]).tolist()
+(2.0, [[0.0, 1.0], [1.0, 2.0]])
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from sosproj.data.moment_tensor import (
+    enforce_sparsity,
+    n_subsets_upto,
+    normalized_tensor_sensitivity,
+    pool_tensor,
+    subset_index,
+    subset_moments,
+    subsets_upto,
+    tensor_from_subset_moments,
+)
+from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
+from sosproj.privacy.calibration import gaussian_sigma
+from sosproj.privacy.noise import gaussian_noise
+from sosproj.rng import RngLike, as_generator
+from sosproj.validation import (
+    check_choice,
+    check_int,
+    check_memory,
+    check_privacy_params,
+)
+
+METHODS = ("gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "topk", "cube", "tables")
+#: The default method, chosen from the measurements in ``docs/bench_marginals.md``.
+DEFAULT_METHOD = "cube"
+CALIBRATIONS = ("analytic", "paper", "classical")
+
+__all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD", "default_degree"]
+
+
+# ====================================================================== release object
+
+
+def _canonical_attrs(attrs: Any, n: int, name: str = "attrs") -> tuple[int, ...]:
+    if isinstance(attrs, (str, bytes)) or not hasattr(attrs, "__iter__"):
+        raise InputTypeError(f"{name} must be a sequence of attribute indices")
+    out = []
+    for a in attrs:
+        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
+            raise InputTypeError(f"{name} must contain integer attribute indices")
+        a = int(a)
+        if not 0 <= a < n:
+            raise InvalidParameterError(f"{name} must contain indices in [0, n) with n={n}")
+        out.append(a)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class MarginalRelease:
+    """A private release of all marginals of order ``<= k`` of a binary dataset.
+
+    Attributes
+    ----------
+    subsets : the attribute subsets ``S`` (sorted tuples, the empty set first) whose
+        moments were released.
+    moments : released :math:`\\mu_S`, the fraction of rows with all attributes of ``S``
+        equal to one, in the order of ``subsets`` (``moments[0] = 1``: ``m`` is public).
+    m, n, k : number of rows (public), attributes, and the largest order released.
+    method, epsilon, delta, sigma, sensitivity, calibration : how it was produced; ``sigma``
+        and ``sensitivity`` refer to the noisy measurement (``info["measurement"]``).
+    info : diagnostics (solver status, iterations, degree, normalization, noise
+        distribution); nothing computed from the raw data.
+
+    Examples
+    --------
+    >>> r = MarginalRelease.from_subset_moments([(), (0,), (1,), (0, 1)], [1, .5, .5, .25],
+    ...         m=8, n=2, k=2, method="exact", epsilon=1.0, delta=1e-6, sigma=0.0,
+    ...         sensitivity=1.0, calibration="analytic")
+    >>> r.query([1, 0]), r.table([0, 1]).tolist()
+    (2.0, [[2.0, 2.0], [2.0, 2.0]])
+    """
+
+    subsets: tuple[tuple[int, ...], ...]
+    moments: np.ndarray
+    m: int
+    n: int
+    k: int
+    method: str
+    epsilon: float
+    delta: float
+    sigma: float
+    sensitivity: float
+    calibration: str
+    info: dict[str, Any] = field(default_factory=dict)
+    _index: dict[tuple[int, ...], int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        mom = np.array(self.moments, dtype=np.float64)
+        if mom.ndim != 1 or mom.shape[0] != len(self.subsets):
+            raise InvalidInputError("moments must be a 1-D array with one entry per subset")
+        if not np.all(np.isfinite(mom)):
+            raise InvalidInputError("moments must be finite")
+        mom.setflags(write=False)
+        object.__setattr__(self, "moments", mom)
+        object.__setattr__(self, "_index", {s: i for i, s in enumerate(self.subsets)})
+
+    # -- construction ---------------------------------------------------------------
+    @classmethod
+    def from_subset_moments(cls, subsets: Any, moments: Any, *, m: int, n: int, k: int, method: str,
+                            epsilon: float, delta: float, sigma: float, sensitivity: float,
+                            calibration: str, info: dict[str, Any] | None = None) -> MarginalRelease:
+        """Build a release from subset moments (fractions of rows), validating and canonicalizing.
+
+        ``subsets``: iterable of attribute tuples (any order inside a tuple; sorted here),
+        each of size ``<= k``, distinct; ``moments``: matching fractions. The empty set is
+        added with moment 1 if absent. The result is ordered by size, then lexicographically.
+        Used by every method, including ``release_tables`` (issue 10).
+
+        >>> r = MarginalRelease.from_subset_moments([(1,), (0,)], [0.25, 0.5], m=4, n=2, k=1,
+        ...         method="x", epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
+        >>> r.subsets, r.moments.tolist()
+        (((), (0,), (1,)), [1.0, 0.5, 0.25])
+        """
+        m = check_int(m, "m", minimum=1)
+        n = check_int(n, "n", minimum=1)
+        k = check_int(k, "k", minimum=1, maximum=n)
+        subs = [tuple(sorted(_canonical_attrs(s, n, "subsets"))) for s in subsets]
+        mom = np.asarray(moments, dtype=np.float64).ravel()
+        if len(subs) != mom.shape[0]:
+            raise InvalidInputError("subsets and moments must have the same length")
+        if any(len(set(s)) != len(s) or len(s) > k for s in subs):
+            raise InvalidInputError("every subset must have distinct attributes and size <= k")
+        if len(set(subs)) != len(subs):
+            raise InvalidInputError("subsets must be distinct")
+        if () not in subs:
+            subs.append(())
+            mom = np.append(mom, 1.0)
+        order = sorted(range(len(subs)), key=lambda i: (len(subs[i]), subs[i]))
+        return cls(subsets=tuple(subs[i] for i in order), moments=mom[order], m=m, n=n, k=k,
+                   method=str(method), epsilon=float(epsilon), delta=float(delta), sigma=float(sigma),
+                   sensitivity=float(sensitivity), calibration=str(calibration), info=dict(info or {}))
+
+    # -- answers ----------------------------------------------------------------------
+    def moment(self, attrs: Any) -> float:
+        """Released fraction of rows with all ``attrs`` equal to one (duplicates ignored: x^2 = x).
+
+        >>> r = MarginalRelease.from_subset_moments([(0,)], [0.5], m=4, n=1, k=1, method="x",
+        ...         epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
+        >>> r.moment([0, 0])
+        0.5
+        """
+        key = tuple(sorted(set(_canonical_attrs(attrs, self.n))))
+        if len(key) > self.k:
+            raise InvalidParameterError(
+                f"attrs has more than k={self.k} distinct attributes; release with a larger k")
+        i = self._index.get(key)
+        if i is None:
+            raise InvalidParameterError("this attribute set was not released (not in the workload)")
+        return float(self.moments[i])
+
+    def query(self, attrs: Any) -> float:
+        """Count of rows whose attributes ``attrs`` are all one (``|set(attrs)| <= k``), count units.
+
+        >>> r = MarginalRelease.from_subset_moments([(0,)], [0.5], m=4, n=1, k=1, method="x",
+        ...         epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
+        >>> r.query([0]), r.query([])
+        (2.0, 4.0)
+        """
+        return self.m * self.moment(attrs)
+
+    def table(self, attrs: Any) -> np.ndarray:
+        """The ``2^j`` contingency table of ``attrs`` (distinct, ``j <= k``) by Moebius inversion.
+
+        ``table[b_1, ..., b_j]`` is the (released) count of rows with attribute ``attrs[i]``
+        equal to ``b_i``: :math:`\\sum_{U\\supseteq B} (-1)^{|U\\setminus B|}\\, m\\,\\mu_U`
+        over ``B \\subseteq U \\subseteq attrs`` with ``B`` the attributes where ``b = 1``. Tables of
+        one release are consistent: each sums to ``m`` and summing out an attribute gives the
+        lower-order table.
+
+        >>> r = MarginalRelease.from_subset_moments([(0,), (1,), (0, 1)], [.5, .25, .25], m=4, n=2,
+        ...         k=2, method="x", epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
+        >>> r.table([1, 0]).tolist()
+        [[2.0, 1.0], [0.0, 1.0]]
+        """
+        a = _canonical_attrs(attrs, self.n)
+        j = len(a)
+        if len(set(a)) != j:
+            raise InvalidParameterError("attrs must be distinct for a contingency table")
+        if j > self.k:
+            raise InvalidParameterError(f"attrs has more than k={self.k} attributes; release with a larger k")
+        masks = np.arange(2**j)
+        bits = (masks[:, None] >> np.arange(j)[None, :]) & 1          # bit i <-> attrs[i]
+        mu = np.array([self.moment([a[i] for i in range(j) if bits[u, i]]) for u in masks])
+        # cell b: sum over U superset of B of (-1)^{|U|-|B|} mu_U
+        sub = (masks[None, :] & masks[:, None]) == masks[:, None]     # [B, U]: B subset of U
+        sign = (-1.0) ** (bits.sum(axis=1)[None, :] - bits.sum(axis=1)[:, None])
+        cells = self.m * (np.where(sub, sign, 0.0) @ mu)
+        out = np.empty((2,) * j)
+        for b in masks:
+            out[tuple(bits[b])] = cells[b]
+        return out
+
+    def counts(self, order: int | None = None) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
+        """``(subsets, counts)`` of all released subsets, or those of one size ``order``.
+
+        >>> r = MarginalRelease.from_subset_moments([(0,)], [0.5], m=4, n=1, k=1, method="x",
+        ...         epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
+        >>> r.counts(1)[1].tolist()
+        [2.0]
+        """
+        if order is None:
+            return self.subsets, self.m * self.moments
+        order = check_int(order, "order", minimum=0, maximum=self.k)
+        idx = [i for i, s in enumerate(self.subsets) if len(s) == order]
+        return tuple(self.subsets[i] for i in idx), self.m * self.moments[idx]
+
+    def tensor(self) -> np.ndarray:
+        """The order-``k`` symmetric tensor :math:`\\sum_r e^{(r)\\otimes k}` in count units, shape ``(n,)*k``.
+
+        Entry :math:`\\alpha` is ``m * mu[supp(alpha)]``; needs every subset of size ``<= k``.
+
+        >>> r = MarginalRelease.from_subset_moments([(0,), (1,), (0, 1)], [.5, .25, .25], m=4, n=2,
+        ...         k=2, method="x", epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
+        >>> r.tensor().tolist()
+        [[2.0, 1.0], [1.0, 1.0]]
+        """
+        if len(self.subsets) != n_subsets_upto(self.n, self.k):
+            raise InvalidParameterError("tensor() needs every subset of size <= k; this release has a workload")
+        return tensor_from_subset_moments(self.moments, self.n, self.k, scale=float(self.m))
+
+    @property
+    def privacy(self) -> dict[str, Any]:
+        """The privacy parameters as a plain dict.
+
+        >>> MarginalRelease.from_subset_moments([], [], m=1, n=1, k=1, method="x", epsilon=1,
+        ...     delta=1e-6, sigma=2, sensitivity=1, calibration="analytic").privacy["sigma"]
+        2.0
+        """
+        return {"epsilon": self.epsilon, "delta": self.delta, "sensitivity": self.sensitivity,
+                "sigma": self.sigma, "calibration": self.calibration, "adjacency": "replace-one"}
+
+
+# ====================================================================== mechanism
+
+
+def default_degree(method: str, k: int) -> int | None:
+    """Smallest relaxation degree the theory needs for ``method`` at order ``k`` (``None``: no SDP).
+
+    ``sos``: ``k`` for even ``k`` (flattening), ``2k-2`` for odd ``k >= 3`` (injective-norm
+    certificate; ``2`` for ``k = 1``); ``cube``: ``2 ceil(k/2)``; ``sos-sparse``:
+    ``max(2 ceil(k/2), 4k-4)`` (the paper's sparse certificate).
+
+    >>> default_degree("sos", 3), default_degree("sos", 4), default_degree("cube", 3)
+    (4, 4, 4)
+    """
+    if method == "sos":
+        return k if k % 2 == 0 else max(2, 2 * k - 2)
+    if method == "cube":
+        return 2 * math.ceil(k / 2)
+    if method == "sos-sparse":
+        return max(2 * math.ceil(k / 2), 4 * k - 4)
+    return None
+
+
+def _canonical_tuple_index(n: int, k: int) -> np.ndarray:
+    """Flat index into (n,)*k of the canonical tuple (sorted S, padded with its last element) per subset."""
+    subs = subsets_upto(n, k)[1:]
+    idx = np.empty(len(subs), dtype=np.int64)
+    powers = n ** np.arange(k - 1, -1, -1, dtype=np.int64)
+    for i, s in enumerate(subs):
+        tup = list(s) + [s[-1]] * (k - len(s))
+        idx[i] = int(np.dot(tup, powers))
+    return idx
+
+
+def _scalar_info(d: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for key, v in d.items():
+        if isinstance(v, (bool, int, float, str, np.integer, np.floating, np.bool_)) or v is None:
+            out[key] = v.item() if isinstance(v, np.generic) else v
+    return out
+
+
+_SET_CACHE: dict[tuple[Any, ...], Any] = {}
+_SET_CACHE_SIZE = 4
+#: Default relative tolerance of the conic solves of the SDP methods (answers are noisy at a far
+#: larger scale; ``project_options={"tol": ...}`` overrides it).
+DEFAULT_TOL = 1e-6
+
+
+def _pseudo_moment_set(key: tuple[Any, ...], build: Any, degree: int, k: int, solver: str,
+                       tol: float) -> tuple[Any, float]:
+    """The compiled tensor set for ``key`` (public parameters only), cached across releases."""
+    full_key = (*key, degree, k, solver, tol)
+    hit = _SET_CACHE.get(full_key)
+    if hit is not None:
+        return hit, 0.0
+    from sosproj.poly import MomentRelaxation
+    from sosproj.sets.pseudo_moment import PseudoMomentSet
+
+    t0 = time.perf_counter()
+    S = PseudoMomentSet(MomentRelaxation(build(), degree), k, solver=solver, tol=tol)
+    if len(_SET_CACHE) >= _SET_CACHE_SIZE:
+        _SET_CACHE.pop(next(iter(_SET_CACHE)))
+    _SET_CACHE[full_key] = S
+    return S, time.perf_counter() - t0
+
+
+def _project_pseudo_moment(key: tuple[Any, ...], build: Any, degree: int, k: int, Y: np.ndarray,
+                           solver: str, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    opts = {"warm_start": False}
+    opts.update(options)
+    tol = float(opts.pop("tol", DEFAULT_TOL))
+    S, build_time = _pseudo_moment_set(key, build, degree, k, solver, tol)
+    X, pinfo = S.project(Y, return_info=True, **opts)
+    info = _scalar_info(pinfo.as_dict())
+    info.update(build_time=build_time, n_moments=int(S.relaxation.n_moments))
+    return X, info
+
+
+def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str = DEFAULT_METHOD,
+                      sparsity: int | None = None, on_violation: str = "truncate",
+                      calibration: str = "analytic", degree: int | None = None, solver: str = "scs",
+                      rng: RngLike = None, accountant: Any = None,
+                      project_options: dict[str, Any] | None = None) -> MarginalRelease:
+    r"""Release every marginal of order ``<= k`` of binary data ``D`` with :math:`(\varepsilon,\delta)`-DP.
+
+    Parameters
+    ----------
+    D : binary matrix (numpy or scipy.sparse; rows = records, columns = attributes).
+    k : largest marginal order, ``1 <= k <= n``.
+    epsilon, delta : privacy guarantee under replace-one adjacency (``m`` public).
+    method : one of :data:`METHODS` (module docstring); default :data:`DEFAULT_METHOD`.
+    sparsity : public row bound ``t``: switches to the ``t``-sparse normalization
+        (required by ``"sos-sparse"`` and ``"topk"``; ``"cube"`` adds the row-sparsity constraint).
+    on_violation : rows with more than ``t`` ones are truncated by the public rule
+        (first ``t`` ones kept) or refused with ``"raise"``.
+    calibration : Gaussian calibration, see :func:`~sosproj.privacy.calibration.gaussian_sigma`.
+    degree : relaxation degree for the SDP methods (default :func:`default_degree`).
+    solver : conic solver for the SDP methods (``"scs"``, ``"clarabel"``, ...).
+    rng : SPEC 7; ``None`` (default) draws fresh OS entropy: use it for real releases.
+    accountant : optional :class:`~sosproj.privacy.accountant.PrivacyAccountant`, charged
+        before the data are read.
+    project_options : extra options for the projection (tolerances, ``on_fail``).
+
+    Returns
+    -------
+    MarginalRelease with every subset of size ``<= k``.
+
+    >>> import numpy as np
+    >>> D = np.random.default_rng(0).integers(0, 2, size=(500, 4))
+    >>> rel = release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="symmetrize", rng=1)
+    >>> len(rel.subsets), rel.method, round(rel.sensitivity * 500, 6)
+    (11, 'symmetrize', 1.0)
+    """
+    method = check_choice(method, "method", METHODS)
+    if method == "tables":
+        if sparsity is not None:
+            raise InvalidParameterError("sparsity is not supported by method='tables'; pass sparsity=None")
+        from sosproj.mechanisms.marginal_tables import release_tables
+
+        return release_tables(D, k, epsilon=epsilon, delta=delta, workload=None, calibration=calibration,
+                              degree=degree, solver=solver, rng=rng)
+    epsilon, delta, _ = check_privacy_params(epsilon, delta, 1.0)
+    check_choice(calibration, "calibration", CALIBRATIONS)
+    check_choice(on_violation, "on_violation", ("truncate", "raise"))
+    if not isinstance(solver, str):
+        raise InputTypeError("solver must be a string such as 'scs' or 'clarabel'")
+    if method in ("sos-sparse", "topk") and sparsity is None:
+        raise InvalidParameterError(f"method={method!r} needs sparsity=t (the public bound on ones per row)")
+    D = enforce_sparsity(D, sparsity, on_violation)
+    m, n = D.shape
+    k = check_int(k, "k", minimum=1)
+    if k > n:
+        raise InvalidParameterError(f"k must be <= n (the number of attributes, {n}); got k={k}")
+    if sparsity is not None and k > sparsity:
+        raise InvalidParameterError("k must be <= sparsity (no row has more than sparsity ones)")
+    if method == "flatten" and k % 2:
+        raise InvalidParameterError("method='flatten' needs an even k (the tensor is flattened to "
+                                    "n^(k/2) x n^(k/2)); use 'sos' or 'cube' for odd k")
+    deg = default_degree(method, k) if degree is None else check_int(degree, "degree", minimum=1)
+    if deg is not None and deg < k:
+        raise InvalidParameterError(f"degree must be >= k={k} so the relaxation contains order-k moments")
+    check_memory(8.0 * n**k * 4, f"the order-{k} noisy tensor over n={n} attributes")
+
+    s = n if sparsity is None else int(sparsity)
+    scale = float(s) ** (-k / 2)
+    sens = normalized_tensor_sensitivity(n, k, m, sparsity)
+    sigma = gaussian_sigma(epsilon, delta, sens, calibration)
+    if accountant is not None:
+        accountant.charge_gaussian(sigma=sigma, sensitivity=sens, epsilon=epsilon, delta=delta,
+                                   label=f"release_marginals[{method}]")
+    gen = as_generator(rng)
+    # ---- the measurement (touches the data) ------------------------------------------
+    _, mu = subset_moments(D, k)
+    T = tensor_from_subset_moments(mu, n, k, scale=scale)
+    Y = T + gaussian_noise(T.shape, sigma, gen)
+    del T, mu
+    # ---- post-processing (noisy Y only) --------------------------------------------
+    info: dict[str, Any] = {
+        "measurement": "normalized moment tensor, all n^k entries",
+        "normalization": "dense (e/sqrt(n))" if sparsity is None else "t-sparse (e/sqrt(t))",
+        "scale": scale, "noise": "gaussian", "adjacency": "replace-one",
+        "sparsity": sparsity, "on_violation": on_violation if sparsity is not None else None,
+        "degree": deg,
+    }
+    opts = dict(project_options or {})
+    if method == "gaussian":
+        mu_hat = Y.ravel()[_canonical_tuple_index(n, k)] / scale
+    elif method == "symmetrize":
+        mu_hat = np.clip(pool_tensor(Y, k)[1:] / scale, 0.0, 1.0)
+    elif method == "flatten":
+        from sosproj.sets import Spectraplex
+
+        N = n ** (k // 2)
+        X, pinfo = Spectraplex(1.0).project(Y.reshape(N, N), return_info=True)
+        info["projection"] = _scalar_info(pinfo.as_dict())
+        mu_hat = pool_tensor(X.reshape(Y.shape), k)[1:] / scale
+    elif method == "topk":
+        keep = min(m * int(sparsity) ** k, Y.size)
+        flat = Y.ravel()
+        X = np.zeros_like(flat)
+        if keep > 0:
+            top = np.argpartition(flat, flat.size - keep)[flat.size - keep:]
+            X[top] = flat[top]
+        info["kept_entries"] = int(keep)
+        mu_hat = pool_tensor(X.reshape(Y.shape), k)[1:] / scale
+    else:
+        from sosproj import poly
+
+        if method == "sos":
+            key, build = ("unit_ball", n), (lambda: poly.unit_ball(n))
+        elif method == "sos-sparse":
+            key, build = ("sparse_ball", n, sparsity), (lambda: poly.sparse_ball(n, int(sparsity)))
+        else:
+            key, build = ("cube", n, s, sparsity), (lambda: _cube_system(n, s, sparsity))
+        X, pinfo = _project_pseudo_moment(key, build, deg, k, Y, solver, opts)
+        info["projection"] = pinfo
+        mu_hat = pool_tensor(X, k)[1:] / scale
+    moments = np.concatenate([[1.0], mu_hat])
+    return MarginalRelease(subsets=subsets_upto(n, k), moments=moments, m=m, n=n, k=k, method=method,
+                           epsilon=epsilon, delta=delta, sigma=sigma, sensitivity=sens,
+                           calibration=calibration, info=info)
+
+
+def _cube_system(n: int, s: int, sparsity: int | None) -> Any:
+    """Boolean cube on the scaled data ``x = e / sqrt(s)``: ``x_i^2 = x_i / sqrt(s)``.
+
+    With ``sparsity=t`` also the row-sparsity constraint ``sum_i x_i <= t / sqrt(s)``
+    (i.e. at most ``t`` ones), added as an inequality with the cube's exact reduction.
+    """
+    from fractions import Fraction
+
+    from sosproj.poly import Polynomial, PolySystem, boolean_cube
+    from sosproj.poly.groebner import BooleanReduction
+
+    c = 1.0 / math.sqrt(s)
+    if sparsity is None:
+        return boolean_cube(n, scale=c)
+    terms: dict[tuple[int, ...], Any] = {(0,) * n: Fraction(int(sparsity)) * Fraction(c)}
+    for i in range(n):
+        e = [0] * n
+        e[i] = 1
+        terms[tuple(e)] = Fraction(-1)
+    g = Polynomial.from_terms(terms, n)
+    red = BooleanReduction(n, c)
+    return PolySystem(n, equalities=red.equalities(), inequalities=[g],
+                      name=f"boolean_cube(n={n}, scale={c:g}) + row sparsity",
+                      equality_names=[f"boolean[{i}]" for i in range(n)],
+                      inequality_names=["row_sparsity"], _reduction=red)
+
+
+# keep an index helper for subset lookups (used by benchmarks and tests)
+def subset_positions(subs: list[tuple[int, ...]], n: int, k: int) -> np.ndarray:
+    """Positions of sorted attribute tuples in :func:`~sosproj.data.moment_tensor.subsets_upto` ``(n, k)``.
+
+    >>> subset_positions([(0, 1), (2,)], 3, 2).tolist()
+    [4, 3]
+    """
+    padded = np.full((len(subs), max(k, 1)), -1, dtype=np.int64)
+    for i, s in enumerate(subs):
+        padded[i, : len(s)] = s
+    return subset_index(padded, n, k)
+
+
+__all__.append("subset_positions")

@@ -1,0 +1,235 @@
+r"""The set :math:`\{X \succeq 0,\ X_{ii} \le b\}` of the paper's cosine-similarity mechanism.
+
+:class:`BoundedDiagonalPSD` is the convex set
+
+.. math:: S_b = \{X \in \mathbb{S}^n : X \succeq 0,\ X_{ii} \le b\ \forall i\},
+
+the set :math:`\mathcal S` of the paper's Algorithm 3 (private pair-wise cosine
+similarities) for :math:`b = 1`. Every Gram matrix :math:`VV^T` of vectors of norm at
+most :math:`\sqrt b` lies in it, and conversely (a PSD matrix is a Gram matrix).
+Since :math:`X \succeq 0` implies :math:`|X_{ij}| \le \sqrt{X_{ii}X_{jj}} \le b`, the set
+lies in the box :math:`|X_{ij}| \le b` and in the ball :math:`\|X\|_F \le nb`; it is
+exactly the intersection of the PSD cone with the half-spaces :math:`X_{ii} \le b`
+(and also of the sets :math:`S_1 = \{X\succeq 0, \|X\|_F \le nb\}` and
+:math:`S_2 = \{|X_{ij}| \le b\}` of the paper's Algorithm 4).
+
+Projection methods (``S.project(Y, method=...)``):
+
+* ``"newton"`` (default): exact projection by projected semismooth Newton on the
+  dual, a handful of eigendecompositions
+  (:func:`~sosproj.sets.newton_bounded_diagonal.bounded_diagonal_newton`);
+* ``"dykstra"``: Dykstra's alternating projections, same certificate, hundreds of
+  eigendecompositions (:func:`~sosproj.sets.newton_bounded_diagonal.bounded_diagonal_dykstra`);
+* ``"cvxpy"``: the conic reference (SCS by default, ``eps=1e-10``), for tests on
+  small ``n``.
+
+The support function :math:`h_{S_b}(W) = \max\{\langle \mathrm{sym}\,W, X\rangle : X \succeq 0,
+X_{ii} \le b\}` is a semidefinite program: for :math:`W` with :math:`\mathrm{sym}\,W`
+having a positive eigenvalue it is :math:`b` times the MAXCUT-type SDP
+:math:`\max\{\langle W, X\rangle : X \succeq 0, X_{ii} \le 1\}` (the Goemans-Williamson
+relaxation when the diagonal constraints are tight). It is solved with cvxpy and
+certified by a feasible primal point (lower bound) and a feasible dual point (upper
+bound), both reported.
+
+Examples
+--------
+>>> import numpy as np
+>>> S = BoundedDiagonalPSD()
+>>> X = S.project(np.array([[2.0, 0.0], [0.0, -1.0]]))
+>>> X
+array([[1., 0.],
+       [0., 0.]])
+>>> S.contains(X)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any
+
+import numpy as np
+
+from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
+from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence, symmetrize
+from sosproj.sets.newton_bounded_diagonal import bounded_diagonal_dykstra, bounded_diagonal_newton
+from sosproj.validation import check_choice, check_int, check_memory, check_nonnegative, check_positive
+
+PROJECTION_METHODS = ("newton", "dykstra", "cvxpy")
+CONIC_SOLVERS = ("SCS", "CLARABEL")
+
+
+class BoundedDiagonalPSD(ConvexSet):
+    r"""Symmetric PSD matrices with diagonal at most ``bound``: :math:`\{X \succeq 0, X_{ii} \le b\}`.
+
+    Parameters
+    ----------
+    bound : the diagonal bound :math:`b \ge 0` (1 for cosine similarities / Gram
+        matrices of unit vectors).
+    n : optional fixed size; inputs must then be ``n x n``.
+
+    ``violation(X)`` is the largest of the asymmetry :math:`\max|X - X^T|`, the
+    negative part of :math:`\lambda_{\min}(\mathrm{sym}\,X)` and :math:`\max_i (X_{ii} - b)_+`.
+
+    >>> import numpy as np
+    >>> S = BoundedDiagonalPSD(bound=1.0)
+    >>> X, info = S.project(5.0 * np.eye(2), return_info=True)
+    >>> X
+    array([[1., 0.],
+           [0., 1.]])
+    >>> info.method, info.converged
+    ('newton', True)
+    """
+
+    matrix_set = True
+    bounded = True
+
+    def __init__(self, bound: float = 1.0, n: int | None = None) -> None:
+        self.bound = check_nonnegative(bound, "bound")
+        self.shape = None if n is None else (check_int(n, "n", minimum=1),) * 2
+
+    def __repr__(self) -> str:  # pragma: no cover - cosmetic
+        return f"BoundedDiagonalPSD(bound={self.bound!r})"
+
+    # ------------------------------------------------------------------ project
+    def _project(self, Y: np.ndarray, method: str = "newton", tol: float | None = None,
+                 max_iter: int | None = None, z0: Any = None, on_fail: str = "raise",
+                 solver: str = "SCS", **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+        """Dispatch to the Newton, Dykstra or cvxpy projection (see the module docstring).
+
+        Options: ``tol`` (relative KKT residual, default 1e-9; for cvxpy the solver
+        tolerance, default 1e-10), ``max_iter``, ``z0`` (dual warm start),
+        ``on_fail``, ``solver`` (cvxpy only), and ``cg_max_iter`` (Newton) or
+        ``max_time`` (Dykstra).
+        """
+        check_choice(method, "method", PROJECTION_METHODS)
+        n = Y.shape[0]
+        check_memory(10.0 * 8 * n * n, "the projection onto BoundedDiagonalPSD")
+        Ys = symmetrize(Y)
+        if method == "cvxpy":
+            if options:
+                raise InvalidParameterError(f"unknown option(s) for method='cvxpy': {sorted(options)}")
+            return _project_cvxpy(Ys, self.bound, solver=solver,
+                                  eps=1e-10 if tol is None else check_positive(tol, "tol"),
+                                  max_iter=100000 if max_iter is None else max_iter, on_fail=on_fail)
+        kw: dict[str, Any] = {"tol": 1e-9 if tol is None else tol, "z0": z0, "on_fail": on_fail}
+        if max_iter is not None:
+            kw["max_iter"] = max_iter
+        if method == "newton":
+            allowed = {"cg_max_iter"}
+            fn = bounded_diagonal_newton
+        else:
+            allowed = {"max_time"}
+            fn = bounded_diagonal_dykstra
+        unknown = set(options) - allowed
+        if unknown:
+            raise InvalidParameterError(f"unknown option(s) for method={method!r}: {sorted(unknown)}")
+        return fn(Ys, self.bound, **kw, **options)
+
+    # ------------------------------------------------------------------ support
+    def _support(self, W: np.ndarray, solver: str = "SCS", eps: float = 1e-8,
+                 max_iter: int = 100000, **options: Any) -> SupportResult:
+        r"""Solve :math:`\max\{\langle \mathrm{sym}\,W, X\rangle : X \succeq 0, X_{ii} \le b\}` with cvxpy.
+
+        If :math:`\mathrm{sym}\,W \preceq 0` the value is 0 at :math:`X = 0` (closed form).
+        Otherwise the SDP is solved by ``solver`` (``"SCS"`` with ``eps_abs = eps_rel =
+        eps``, or ``"CLARABEL"``); the maximizer is projected onto the set (so it is
+        feasible) and ``info`` reports ``lower_bound`` (its objective) and
+        ``upper_bound`` :math:`= b\sum_i y_i` from the solver's diagonal multipliers
+        made dual feasible (:math:`y \leftarrow y + \lambda_{\max}(\mathrm{sym}\,W -
+        \mathrm{Diag}\,y)_+`). The true value lies between them; ``value`` is their midpoint.
+
+        >>> import numpy as np
+        >>> res = BoundedDiagonalPSD().support(np.ones((3, 3)))
+        >>> abs(res.value - 9.0) < 1e-5
+        True
+        """
+        if options:
+            raise InvalidParameterError(f"unknown support option(s): {sorted(options)}")
+        check_choice(solver, "solver", CONIC_SOLVERS)
+        eps = check_positive(eps, "eps")
+        Ws = symmetrize(W)
+        n = Ws.shape[0]
+        w = np.linalg.eigvalsh(Ws)
+        if w[-1] <= 0 or self.bound == 0.0:
+            return SupportResult(0.0, np.zeros_like(Ws),
+                                 {"method": "closed-form", "lower_bound": 0.0, "upper_bound": 0.0})
+        check_memory(60.0 * 8 * n * n, "the support-function SDP of BoundedDiagonalPSD")
+        cp = _import_cvxpy()
+        X = cp.Variable((n, n), symmetric=True)
+        diag_con = cp.diag(X) <= self.bound
+        prob = cp.Problem(cp.Maximize(cp.trace(Ws @ X)), [X >> 0, diag_con])
+        t0 = time.perf_counter()
+        _solve(prob, solver, eps, max_iter)
+        elapsed = time.perf_counter() - t0
+        if prob.status not in ("optimal", "optimal_inaccurate") or X.value is None:
+            raise ProjectionError("the support-function SDP did not solve; try solver='CLARABEL' or "
+                                  "a looser eps", {"status": prob.status, "solver": solver})
+        Xf = self.project(symmetrize(np.asarray(X.value)))
+        lower = float(np.vdot(Ws, Xf))
+        y = np.maximum(np.asarray(diag_con.dual_value, dtype=float).reshape(-1), 0.0)
+        shift = max(0.0, float(np.linalg.eigvalsh(Ws - np.diag(y))[-1]))
+        upper = self.bound * float(np.sum(y + shift))
+        info = {"method": "cvxpy", "solver": solver, "status": prob.status, "eps": eps,
+                "lower_bound": lower, "upper_bound": upper, "time": elapsed}
+        return SupportResult(0.5 * (lower + upper), Xf, info)
+
+    def _violation(self, X: np.ndarray) -> float:
+        asym = float(np.max(np.abs(X - X.T)))
+        lmin = float(np.linalg.eigvalsh(symmetrize(X))[0])
+        diag_excess = float(np.max(np.diag(X) - self.bound, initial=0.0))
+        return max(asym, -lmin, diag_excess, 0.0)
+
+    def cvxpy_constraints(self, X: Any) -> list[Any]:
+        """Constraints describing the set for the cvxpy reference (``X`` a symmetric variable)."""
+        cp = _import_cvxpy()
+        return [X >> 0, cp.diag(X) <= self.bound]
+
+
+# ---------------------------------------------------------------------- cvxpy reference
+
+
+def _import_cvxpy() -> Any:
+    try:
+        import cvxpy as cp
+    except ImportError as exc:  # pragma: no cover - cvxpy is a hard dependency
+        raise SolverNotAvailableError("cvxpy is required for this reference solve; pip install cvxpy") from exc
+    return cp
+
+
+def _solve(prob: Any, solver: str, eps: float, max_iter: int) -> None:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        if solver == "SCS":
+            prob.solve(solver="SCS", eps_abs=eps, eps_rel=eps, max_iters=max_iter)
+        else:
+            prob.solve(solver="CLARABEL", tol_gap_abs=eps, tol_gap_rel=eps, tol_feas=eps, max_iter=500)
+
+
+def _project_cvxpy(Ys: np.ndarray, bound: float, *, solver: str, eps: float, max_iter: int,
+                   on_fail: str) -> tuple[np.ndarray, ProjectionInfo]:
+    """Reference projection: ``min 0.5||X - Y||_F^2 s.t. X PSD, diag(X) <= bound`` through cvxpy."""
+    check_choice(solver, "solver", CONIC_SOLVERS)
+    max_iter = check_int(max_iter, "max_iter", minimum=1)
+    n = Ys.shape[0]
+    check_memory(60.0 * 8 * n * n, "the cvxpy projection onto BoundedDiagonalPSD")
+    cp = _import_cvxpy()
+    X = cp.Variable((n, n), symmetric=True)
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(X - Ys)), [X >> 0, cp.diag(X) <= bound])
+    t0 = time.perf_counter()
+    _solve(prob, solver, eps, max_iter)
+    elapsed = time.perf_counter() - t0
+    ok = prob.status == "optimal" and X.value is not None
+    Xv = symmetrize(np.asarray(X.value)) if X.value is not None else np.full_like(Ys, np.nan)
+    info = ProjectionInfo(f"cvxpy-{solver.lower()}", iterations=int(prob.solver_stats.num_iters or 0)
+                          if prob.solver_stats is not None else 0,
+                          residual=eps if ok else math.inf, converged=ok, exact=ok, time=elapsed,
+                          extra={"status": prob.status, "eps": eps})
+    handle_nonconvergence(info, on_fail, "the cvxpy projection onto {X PSD, diag(X) <= bound}", Xv)
+    return Xv, info
+
+
+__all__ = ["BoundedDiagonalPSD", "PROJECTION_METHODS"]

@@ -1,0 +1,212 @@
+r"""The set of pseudo-moment tensors of a sum-of-squares relaxation, as a :class:`ConvexSet`.
+
+For a moment relaxation ``R`` (:class:`~sosproj.poly.MomentRelaxation`) and an
+order ``k``,
+
+.. math::
+
+    S_k(R) = \{\, T(y) = \tilde{\mathbb E}_y[x^{\otimes k}] \;:\; y \text{ feasible for } R \,\}
+    \subset \mathbb R^{n\times\cdots\times n},
+
+the set of order-``k`` tensors of degree-``R.degree`` pseudo-distributions (the
+paper's SoS relaxation of :math:`\mathrm{conv}\{x^{\otimes k}\}` used for
+k-way marginals). Its three operations are conic programs compiled by
+:mod:`sosproj.sdp`:
+
+* ``project(Y)``: :math:`\arg\min_{X\in S_k}\|X - Y\|_F` for a **full** tensor ``Y``
+  (noise is i.i.d. on all :math:`n^k` entries, so ``Y`` is not symmetric); it is the
+  orbit-weighted least squares of :func:`~sosproj.sdp.compile.compile_projection`.
+  The constraint data and the SCS workspace are built once per set; every call
+  only changes the linear cost and warm-starts from the previous solution.
+  ``info.extra`` carries the pseudo-moments, residuals, duality gap, the distance,
+  and (with ``certify=True``) a certified lower bound on the distance.
+* ``support(W)``: :math:`h_{S_k}(W) = \max_y \langle W, T(y)\rangle` (the SoS value);
+  the maximizer is the tensor :math:`T(y^\star)` and ``info["pseudo_moments"]`` is
+  :math:`y^\star`.
+* ``contains(X, tol)``: ``X`` is projected, the projected pseudo-moments are checked
+  with ``R.check``, and the violation is :math:`\|X - \Pi(X)\|_F` (``inf`` when the
+  check fails).
+
+Examples
+--------
+>>> import numpy as np
+>>> from sosproj.poly import MomentRelaxation, unit_ball
+>>> S = PseudoMomentSet(MomentRelaxation(unit_ball(3), 2), 2, solver="clarabel", tol=1e-9)
+>>> W = np.diag([0.5, 2.0, -1.0])
+>>> round(S.support(W).value, 6)          # closed form: max(lambda_max(W), 0)
+2.0
+>>> X = S.project(np.diag([3.0, 0.0, 0.0]))
+>>> round(float(X[0, 0]), 6)             # trace <= 1 caps the top eigenvalue
+1.0
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from sosproj.errors import InvalidInputError, InvalidParameterError
+from sosproj.sdp.compile import compile_constraints, support_cost
+from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
+from sosproj.sdp.backends import BACKENDS
+from sosproj.sdp.solve import ConicSolver
+from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence
+from sosproj.validation import check_array, check_int, check_positive
+
+
+class PseudoMomentSet(ConvexSet):
+    r"""Order-``k`` pseudo-moment tensors :math:`\{\tilde{\mathbb E}[x^{\otimes k}]\}` of relaxation ``R``.
+
+    Parameters
+    ----------
+    relaxation : a ``MomentRelaxation`` with ``k <= relaxation.degree``.
+    k : tensor order.
+    solver : ``"scs"`` (default), ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+    tol : relative residual / gap tolerance of the conic solves.
+    time_limit, max_iter : passed to the solver.
+    check_tol : tolerance of ``R.check`` applied to every projection (default ``100 * tol``).
+    """
+
+    bounded = True
+    matrix_set = False
+
+    def __init__(self, relaxation: Any, k: int, *, solver: str = "scs", tol: float = 1e-7,
+                 time_limit: float | None = None, max_iter: int | None = None,
+                 check_tol: float | None = None) -> None:
+        self.relaxation = relaxation
+        self.k = check_int(k, "k", minimum=1, maximum=int(getattr(relaxation, "degree", k)))
+        self.readout = relaxation.readout(self.k)
+        self.n = int(self.readout.n)
+        self.shape = (self.n,) * self.k
+        if solver not in BACKENDS:
+            raise InvalidParameterError(f"solver must be one of {', '.join(map(repr, BACKENDS))}")
+        self.solver = solver
+        self.tol = check_positive(tol, "tol")
+        self.time_limit = time_limit
+        self.max_iter = max_iter
+        self.check_tol = check_positive(check_tol, "check_tol") if check_tol is not None else 100.0 * self.tol
+        self._projectors: dict[tuple[str, float], LeastSquaresProjector] = {}
+        self._supports: dict[tuple[str, float], ConicSolver] = {}
+
+    # ------------------------------------------------------------ workspaces
+    def projector(self, solver: str | None = None, tol: float | None = None) -> LeastSquaresProjector:
+        """The compiled projection workspace (built on first use, then reused)."""
+        key = (solver or self.solver, float(tol or self.tol))
+        proj = self._projectors.get(key)
+        if proj is None:
+            ro = self.readout
+            proj = LeastSquaresProjector(self.relaxation, ro.matrix, np.asarray(ro.weights, dtype=float),
+                                         solver=key[0], tol=key[1], time_limit=self.time_limit,
+                                         max_iter=self.max_iter)
+            self._projectors[key] = proj
+        return proj
+
+    def _support_solver(self, solver: str, tol: float) -> ConicSolver:
+        key = (solver, float(tol))
+        ws = self._supports.get(key)
+        if ws is None:
+            from sosproj.sdp.compile import compile_linear
+
+            prob = compile_linear(self.relaxation, np.zeros(int(self.relaxation.n_moments)), solver=solver)
+            ws = ConicSolver(prob, solver, tol=tol, time_limit=self.time_limit, max_iter=self.max_iter)
+            self._supports[key] = ws
+        return ws
+
+    # -------------------------------------------------------------- project
+    def _project(self, Y: np.ndarray, *, solver: str | None = None, tol: float | None = None,
+                 warm_start: bool | None = None, on_fail: str = "raise", certify: bool = False
+                 ) -> tuple[np.ndarray, ProjectionInfo]:
+        t0 = time.perf_counter()
+        proj = self.projector(solver, tol)
+        Ybar = self.readout.from_tensor(Y)
+        total = float(np.sum(Y * Y))
+        y, res = proj.solve(Ybar, warm_start=warm_start, on_fail="return", offset=total)
+        extra: dict[str, Any] = {"solver": res.solver, "status": res.status,
+                                 "primal_residual": res.primal_residual, "dual_residual": res.dual_residual,
+                                 "duality_gap": res.duality_gap, "setup_time": proj.setup_time,
+                                 "solve_time": res.time}
+        converged = res.converged
+        if res.x is not None and np.all(np.isfinite(y)):
+            X = self.readout.to_tensor(self.readout(y))
+            chk = self.relaxation.check(y, tol=self.check_tol)
+            extra.update({"pseudo_moments": y, "relaxation_check": bool(chk.ok),
+                          "min_eigenvalue": float(min(chk.min_eigenvalues.values())),
+                          "equality_residual": float(chk.equality_residual),
+                          "distance": float(np.sqrt(max(res.objective, 0.0)))})
+            converged = converged and bool(chk.ok)
+            if certify and res.converged:
+                lb = proj.lower_bound(Ybar, res, offset=total)
+                extra.update({"distance_lower_bound": float(np.sqrt(max(lb["lower_bound"], 0.0))),
+                              "objective_lower_bound": lb["lower_bound"], "certified_gap": lb["gap"]})
+        else:
+            X = np.full(self.shape, np.nan)
+        info = ProjectionInfo(f"sdp-{res.solver}", res.iterations,
+                              max(res.primal_residual, res.dual_residual, res.duality_gap), converged, True,
+                              time.perf_counter() - t0, extra)
+        handle_nonconvergence(info, on_fail, "pseudo-moment projection", X)
+        return X, info
+
+    def project_batch(self, Ys: Any, *, return_info: bool = False, **options: Any
+                      ) -> np.ndarray | tuple[np.ndarray, list[ProjectionInfo]]:
+        """Project a stack ``Ys`` of shape ``(b, n, ..., n)``: one compilation, warm-started solves.
+
+        >>> import numpy as np
+        >>> from sosproj.poly import MomentRelaxation, unit_ball
+        >>> S = PseudoMomentSet(MomentRelaxation(unit_ball(2), 2), 2, solver="clarabel", tol=1e-9)
+        >>> S.project_batch(np.stack([np.eye(2), 2 * np.eye(2)])).shape
+        (2, 2, 2)
+        """
+        Ys = check_array(Ys, "Ys", ndim=self.k + 1)
+        if Ys.shape[1:] != self.shape:
+            raise InvalidInputError(f"Ys must have shape (batch, {', '.join(map(str, self.shape))}); "
+                                    f"got {Ys.shape}")
+        out = np.empty(Ys.shape)
+        infos = []
+        for i in range(Ys.shape[0]):
+            out[i], info = self.project(Ys[i], return_info=True, **options)
+            infos.append(info)
+        return (out, infos) if return_info else out
+
+    # -------------------------------------------------------------- support
+    def _support(self, W: np.ndarray, *, solver: str | None = None, tol: float | None = None,
+                 on_fail: str = "raise", certify: bool = False) -> SupportResult:
+        solver = solver or self.solver
+        tol = float(tol or self.tol)
+        ws = self._support_solver(solver, tol)
+        cost = support_cost(self.relaxation, self.k, W)
+        res = ws.solve(cost, offset=0.0, on_fail=on_fail)
+        info: dict[str, Any] = {"solver": res.solver, "status": res.status, "converged": res.converged,
+                                "primal_residual": res.primal_residual, "dual_residual": res.dual_residual,
+                                "duality_gap": res.duality_gap, "iterations": res.iterations,
+                                "time": res.time}
+        if res.x is None:
+            return SupportResult(float("nan"), None, info)
+        y = np.asarray(res.x)
+        info["pseudo_moments"] = y
+        chk = self.relaxation.check(y, tol=self.check_tol)
+        info["relaxation_check"] = bool(chk.ok)
+        if certify and res.converged:
+            prob = ws.problem.with_data(q=cost, offset=0.0)
+            lb = prob.lower_bound(y, res.y_dual, feasible_norm_bound(self.relaxation, solver=solver))
+            info["upper_bound"] = -lb["lower_bound"]
+        value = -res.objective
+        return SupportResult(float(value), self.readout.to_tensor(self.readout(y)), info)
+
+    # -------------------------------------------------------------- contains
+    def _violation(self, X: np.ndarray) -> float:
+        P, info = self._project(X, on_fail="return")
+        if not info.converged or not info.extra.get("relaxation_check", False):
+            return float("inf")
+        return float(np.linalg.norm(X - P))
+
+    def constraint_data(self) -> Any:
+        """The compiled constraint rows (shared by projection and support)."""
+        return compile_constraints(self.relaxation)
+
+    def __repr__(self) -> str:
+        return f"PseudoMomentSet({self.relaxation!r}, k={self.k}, solver={self.solver!r})"
+
+
+__all__ = ["PseudoMomentSet"]

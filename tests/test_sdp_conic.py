@@ -1,0 +1,228 @@
+"""Solver-neutral conic layer: svec conventions, backends against cvxpy, statuses, policies."""
+
+from __future__ import annotations
+
+import cvxpy as cp
+import numpy as np
+import pytest
+import scipy.sparse as sp
+
+from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
+from sosproj.sdp import ConicProblem, ConicSolver, Cones, smat, solve, svec, svec_permutation
+from sosproj.sdp.backends.clarabel import row_permutation
+from sosproj.sdp.backends.cvxpy import smat_operator
+from sosproj.sdp.conic import cone_violation, project_dual_cone, svec_indices, svec_operator
+from sosproj.sets.base import ConvergenceWarning
+
+SOLVERS = ("scs", "clarabel", "cvxpy")
+
+
+def _sym(rng: np.random.Generator, d: int) -> np.ndarray:
+    X = rng.standard_normal((d, d))
+    return X + X.T
+
+
+# ------------------------------------------------------------------ svec
+
+
+@pytest.mark.parametrize("d", [1, 2, 3, 5])
+def test_svec_is_an_isometry_and_inverts(rng, d):
+    X, Y = _sym(rng, d), _sym(rng, d)
+    for order in ("scs", "clarabel"):
+        assert np.isclose(svec(X, order) @ svec(Y, order), np.sum(X * Y))
+        np.testing.assert_allclose(smat(svec(X, order), d, order), X)
+    np.testing.assert_allclose(svec(X, "scs")[svec_permutation(d)], svec(X, "clarabel"))
+    np.testing.assert_allclose(svec_operator(d) @ X.ravel(), svec(X))
+    np.testing.assert_allclose(smat_operator(d) @ svec(X), X.ravel())
+
+
+def test_svec_orders_are_the_documented_triangles():
+    i, j = svec_indices(3, "scs")          # lower triangle, column by column
+    assert list(zip(i.tolist(), j.tolist())) == [(0, 0), (1, 0), (2, 0), (1, 1), (2, 1), (2, 2)]
+    i, j = svec_indices(3, "clarabel")     # upper triangle, column by column
+    assert list(zip(i.tolist(), j.tolist())) == [(0, 0), (0, 1), (1, 1), (0, 2), (1, 2), (2, 2)]
+
+
+def _entry_problem(d: int, target: tuple[int, int], value: float) -> ConicProblem:
+    """min tr(X) s.t. X PSD, X_ii = 1 for i, X[target] = value: the answer pins one entry."""
+    m = d * (d + 1) // 2
+    i, j = svec_indices(d)
+    rows, cols, vals = [], [], []
+    b = []
+    for r, (a, c) in enumerate(zip(i.tolist(), j.tolist())):
+        if a == c or (max(target), min(target)) == (a, c):
+            rows.append(len(b))
+            cols.append(r)
+            vals.append(1.0 if a == c else 1 / np.sqrt(2))
+            b.append(1.0 if a == c else value)
+    Aeq = sp.csr_matrix((vals, (rows, cols)), shape=(len(b), m))
+    A = sp.vstack([Aeq, -sp.identity(m)]).tocsc()
+    q = np.zeros(m)
+    return ConicProblem(None, q, A, np.concatenate([b, np.zeros(m)]), Cones(zero=len(b), psd=(d,)))
+
+
+@pytest.mark.parametrize("solver", ["scs", "clarabel"])
+def test_direct_backends_read_the_right_triangle(solver):
+    # an asymmetric pattern of constraints: a wrong svec order puts the pinned value elsewhere
+    d = 4
+    prob = _entry_problem(d, (3, 1), 0.3)
+    res = solve(prob, solver=solver, tol=1e-9)
+    X = smat(res.x, d)
+    assert abs(X[3, 1] - 0.3) < 1e-6 and abs(X[1, 3] - 0.3) < 1e-6
+    assert np.all(np.abs(np.diag(X) - 1) < 1e-6)
+    assert np.linalg.eigvalsh(X)[0] > -1e-6
+
+
+def test_clarabel_row_permutation_maps_psd_rows_only():
+    prob = ConicProblem(None, np.zeros(1), sp.csc_matrix(np.ones((2 + 6 + 3, 1))), np.zeros(11),
+                        Cones(zero=1, nonneg=1, psd=(3, 2)))
+    p = row_permutation(prob)
+    assert p[:2].tolist() == [0, 1]
+    assert sorted(p.tolist()) == list(range(11))
+    assert p[2:8].tolist() == (2 + svec_permutation(3)).tolist()
+
+
+# --------------------------------------------------- hand-written SDPs vs cvxpy
+
+
+def _nearest_correlation(C: np.ndarray) -> ConicProblem:
+    d = C.shape[0]
+    m = d * (d + 1) // 2
+    i, j = svec_indices(d)
+    diag = np.flatnonzero(i == j)
+    Aeq = sp.csr_matrix((np.ones(d), (np.arange(d), diag)), shape=(d, m))
+    A = sp.vstack([Aeq, -sp.identity(m)]).tocsc()
+    b = np.concatenate([np.ones(d), np.zeros(m)])
+    return ConicProblem(2 * sp.identity(m, format="csc"), -2 * svec(C), A, b, Cones(zero=d, psd=(d,)),
+                        offset=float(np.sum(C * C)))
+
+
+def _cvxpy_nearest_correlation(C: np.ndarray) -> np.ndarray:
+    d = C.shape[0]
+    X = cp.Variable((d, d), symmetric=True)
+    prob = cp.Problem(cp.Minimize(cp.sum_squares(X - C)), [X >> 0, cp.diag(X) == 1])
+    prob.solve(solver="CLARABEL", tol_gap_abs=1e-11, tol_gap_rel=1e-11, tol_feas=1e-11)
+    return X.value
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_nearest_correlation_matches_an_independent_cvxpy_model(seed):
+    rng = np.random.default_rng(seed)
+    d = 5
+    C = rng.standard_normal((d, d))      # not symmetric on purpose
+    ref = _cvxpy_nearest_correlation(C)
+    prob = _nearest_correlation(C)
+    for solver in SOLVERS:
+        res = solve(prob, solver=solver, tol=1e-9)
+        assert res.converged and res.status == "solved"
+        np.testing.assert_allclose(smat(res.x, d), ref, atol=1e-5)
+        assert res.objective == pytest.approx(np.sum((ref - C) ** 2), rel=1e-6)
+        # optimality conditions recomputed from the returned triple
+        assert res.primal_residual < 1e-7 and res.dual_residual < 1e-7 and res.duality_gap < 1e-7
+        lb = prob.lower_bound(res.x, res.y_dual, x_bound=np.sqrt(d) * d)
+        assert lb["lower_bound"] <= res.objective + 1e-12
+        assert lb["gap"] < 1e-5
+
+
+def test_second_order_and_nonnegative_cones_against_cvxpy(rng):
+    # min ||x - c||^2  s.t.  ||x[1:]|| <= x[0],  x >= -0.2
+    n = 4
+    c = rng.standard_normal(n)
+    A = sp.vstack([-sp.identity(n), -sp.identity(n)]).tocsc()
+    b = np.concatenate([0.2 * np.ones(n), np.zeros(n)])
+    prob = ConicProblem(2 * sp.identity(n, format="csc"), -2 * c, A, b, Cones(nonneg=n, soc=(n,)),
+                        offset=float(c @ c))
+    x = cp.Variable(n)
+    cp.Problem(cp.Minimize(cp.sum_squares(x - c)), [cp.SOC(x[0], x[1:]), x >= -0.2]).solve(
+        solver="CLARABEL", tol_gap_abs=1e-11, tol_gap_rel=1e-11, tol_feas=1e-11)
+    for solver in SOLVERS:
+        res = solve(prob, solver=solver, tol=1e-9)
+        np.testing.assert_allclose(res.x, x.value, atol=1e-6)
+
+
+def test_dual_cone_projection_and_violation():
+    cones = Cones(zero=1, nonneg=1, soc=(3,), psd=(2,))
+    v = np.array([5.0, -1.0, 0.0, 3.0, 4.0, 1.0, 0.0, -1.0])
+    p = project_dual_cone(v, cones)
+    assert p[0] == 5.0 and p[1] == 0.0
+    assert np.linalg.norm(p[3:5]) <= p[2] + 1e-12
+    assert np.linalg.eigvalsh(smat(p[5:], 2))[0] >= -1e-12
+    assert cone_violation(p, cones, dual=True) < 1e-12
+    assert cone_violation(v, cones) > 0
+
+
+# ----------------------------------------------------------- status handling
+
+
+def test_scs_iteration_cap_is_not_reported_as_solved():
+    prob = _nearest_correlation(np.random.default_rng(3).standard_normal((6, 6)))
+    res = solve(prob, solver="scs", tol=1e-12, max_iter=5, on_fail="return")
+    assert not res.converged
+    assert res.status == "max_iter"
+    assert "inaccurate" in res.info["raw_status"]
+    with pytest.raises(ProjectionError) as err:
+        solve(prob, solver="scs", tol=1e-12, max_iter=5)
+    assert err.value.info["status"] == "max_iter"
+    assert err.value.info["converged"] is False
+    with pytest.warns(ConvergenceWarning):
+        solve(prob, solver="scs", tol=1e-12, max_iter=5, on_fail="warn")
+
+
+def test_independent_check_overrides_a_solver_that_claims_success():
+    prob = _nearest_correlation(np.random.default_rng(4).standard_normal((4, 4)))
+    res = solve(prob, solver="clarabel", tol=1e-6, check_factor=1e-12, on_fail="return")
+    assert res.info["raw_status"] == "Solved"
+    assert res.status == "unconverged" and not res.converged
+
+
+def test_fallback_chain_records_attempts():
+    prob = _nearest_correlation(np.random.default_rng(5).standard_normal((4, 4)))
+    res = solve(prob, solver=("scs", "clarabel"), tol=1e-12, max_iter=3)
+    assert res.solver == "clarabel"
+    assert [a[0] for a in res.info["attempts"]] == ["scs", "clarabel"]
+    assert res.info["attempts"][0][1] == "max_iter"
+
+
+def test_mosek_is_refused_cleanly_without_licence():
+    from sosproj.sdp.backends.mosek import available
+
+    prob = _nearest_correlation(np.eye(3))
+    if available():  # pragma: no cover - machines with a licence
+        assert solve(prob, solver="mosek", tol=1e-8).converged
+    else:
+        with pytest.raises(SolverNotAvailableError):
+            solve(prob, solver="mosek")
+
+
+def test_workspace_reuses_compiled_data_and_warm_starts():
+    rng = np.random.default_rng(6)
+    d = 6
+    C0 = rng.standard_normal((d, d))
+    prob = _nearest_correlation(C0)
+    ws = ConicSolver(prob, "scs", tol=1e-8)
+    cold = ws.solve()
+    C1 = C0 + 0.01 * rng.standard_normal((d, d))
+    warm = ws.solve(q=-2 * svec(C1), offset=float(np.sum(C1 * C1)))
+    ref = _cvxpy_nearest_correlation(C1)
+    np.testing.assert_allclose(smat(warm.x, d), ref, atol=1e-5)
+    assert warm.iterations < cold.iterations
+
+
+def test_bad_arguments_are_refused():
+    prob = _nearest_correlation(np.eye(2))
+    with pytest.raises(InvalidParameterError):
+        solve(prob, solver="gurobi")
+    with pytest.raises(InvalidParameterError):
+        solve(prob, on_fail="ignore")
+    with pytest.raises(InvalidParameterError):
+        solve(prob, tol=0.0)
+    with pytest.raises(ValueError):
+        ConicProblem(None, np.zeros(2), sp.csc_matrix(np.ones((3, 2))), np.zeros(3), Cones(zero=2))
+
+
+def test_memory_refusal_carries_the_estimate():
+    prob = _nearest_correlation(np.eye(30))
+    with pytest.raises(ResourceLimitError) as err:
+        ConicSolver(prob, "clarabel", memory_limit=1e4)
+    assert err.value.estimate_bytes > 1e4
+    assert "estimated" in str(err.value)
