@@ -79,6 +79,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="smaller cases only")
+    ap.add_argument("--max-build-bytes", type=float, default=2 * 2**30,
+                    help="do not build P_t cases estimated above this (they are only sized)")
     args = ap.parse_args()
     r = args.repeats
     cases = [("unit_ball(10)", lambda: unit_ball(10), 4, True),
@@ -121,20 +123,22 @@ def main() -> None:
         print(f"| {name} | {D} | {t_fast:.3f} | {t_gb:.3f} | {t_gb / t_fast:.1f}x |")
 
     print()
-    for n, t, D in [(12, 3, 8), (8, 3, 8), (12, 3, 6)]:
+    budget = 0.6 * available_memory_bytes()
+    for n, t, D in [(12, 3, 8), (8, 3, 8), (12, 3, 6), (12, 3, 4)]:
         est = MomentRelaxation.estimate(sparse_ball(n, t), D)
-        try:
-            t0 = time.perf_counter()
-            R = MomentRelaxation(sparse_ball(n, t), D)
-            verdict = f"built in {time.perf_counter() - t0:.2f} s"
-        except ResourceLimitError as exc:
-            verdict = f"refused (ResourceLimitError, estimate {format_bytes(exc.estimate_bytes)})"
+        if est["bytes"] > args.max_build_bytes and est["bytes"] <= budget:
+            verdict = f"within the budget; not built here (over --max-build-bytes {args.max_build_bytes:g})"
+        else:
+            try:
+                t0 = time.perf_counter()
+                MomentRelaxation(sparse_ball(n, t), D)
+                verdict = f"built in {time.perf_counter() - t0:.2f} s"
+            except ResourceLimitError as exc:
+                verdict = f"refused before building (ResourceLimitError, estimate {format_bytes(exc.estimate_bytes)})"
         print(f"sparse_ball(n={n}, t={t}) degree {D}: n_moments={est['n_moments']}, moment matrix order "
               f"{est['block_orders'][0]}, {len(est['block_orders']) - 1} localizing blocks of order "
-              f"{est['block_orders'][1]}..{est['block_orders'][-1]}, nnz={est['nnz']}, "
-              f"estimated memory {est['bytes_text']} (budget {format_bytes(0.6 * available_memory_bytes())})"
-              f": {verdict}")
-
+              f"{est['block_orders'][1]}, nnz={est['nnz']}, estimated memory {est['bytes_text']} "
+              f"(budget {format_bytes(budget)}): {verdict}")
 
 if __name__ == "__main__":
     main()

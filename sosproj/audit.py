@@ -76,7 +76,14 @@ from scipy import stats
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.privacy.noise import gaussian_noise, noise_disabled
 from sosproj.rng import RngLike, as_generator
-from sosproj.validation import check_choice, check_delta, check_epsilon, check_int, check_positive
+from sosproj.validation import (
+    check_array,
+    check_choice,
+    check_delta,
+    check_epsilon,
+    check_int,
+    check_positive,
+)
 
 TESTS = ("threshold",)
 
@@ -116,6 +123,19 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
     >>> round(float(lo), 4), round(float(hi), 4)
     (0.3983, 0.6017)
     """
+    n = check_int(n, "n", minimum=1)
+    k = check_array(k, "k", allow_empty=True)
+    if np.any((k < 0) | (k > n)):
+        raise InvalidParameterError("k must lie in [0, n] (a count of successes out of n trials)")
+    alpha = check_positive(alpha, "alpha")
+    if not alpha < 1:
+        raise InvalidParameterError("alpha must lie in (0, 1); pass e.g. alpha=0.025")
+    lo = np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1e-300), n - k + 1), 0.0)
+    hi = np.where(k < n, stats.beta.ppf(1 - alpha, k + 1, np.maximum(n - k, 1e-300)), 1.0)
+    return lo, hi
+
+
+def _cp(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarray]:
     k = np.asarray(k, dtype=float)
     lo = np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1e-300), n - k + 1), 0.0)
     hi = np.where(k < n, stats.beta.ppf(1 - alpha, k + 1, np.maximum(n - k, 1e-300)), 1.0)
@@ -123,8 +143,8 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
 
 
 def _eps_lower(k1: Any, k0: Any, n: int, alpha: float, delta: float) -> np.ndarray:
-    p1_lo, _ = clopper_pearson(k1, n, alpha / 2)
-    _, p0_hi = clopper_pearson(k0, n, alpha / 2)
+    p1_lo, _ = _cp(k1, n, alpha / 2)
+    _, p0_hi = _cp(k0, n, alpha / 2)
     with np.errstate(divide="ignore", invalid="ignore"):
         val = np.where(p1_lo > delta, np.log(np.maximum(p1_lo - delta, 1e-300) / p0_hi), 0.0)
     return np.maximum(val, 0.0)
@@ -172,7 +192,7 @@ def _direction(mechanism: Any, D: Any, D_prime: Any, gen: np.random.Generator, n
 def audit_mechanism(mechanism: Any, D: Any, D_prime: Any, *, epsilon: float, delta: float,
                     trials: int = 200_000, rng: RngLike = None, test: str = "threshold",
                     confidence: float = 0.95, direction: Any = None,
-                    calibration_fraction: float = 0.25, batch_size: int = 65_536,
+                    calibration_fraction: float = 0.1, batch_size: int = 65_536,
                     verify: bool = True) -> AuditResult:
     r"""Audit the claim that ``mechanism`` is :math:`(\varepsilon, \delta)`-DP on the adjacent pair ``(D, D_prime)``.
 
@@ -216,7 +236,7 @@ def audit_mechanism(mechanism: Any, D: Any, D_prime: Any, *, epsilon: float, del
         raise InvalidParameterError("confidence must lie in (0, 1); pass e.g. confidence=0.95")
     calibration_fraction = check_positive(calibration_fraction, "calibration_fraction")
     if not calibration_fraction < 1.0:
-        raise InvalidParameterError("calibration_fraction must lie in (0, 1); pass e.g. 0.25")
+        raise InvalidParameterError("calibration_fraction must lie in (0, 1); pass e.g. 0.1")
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     if not (callable(mechanism) or hasattr(mechanism, "sample")):
         raise InputTypeError("mechanism must be a callable (data, rng) -> output or an object with "
@@ -253,8 +273,11 @@ def audit_mechanism(mechanism: Any, D: Any, D_prime: Any, *, epsilon: float, del
     up1 = n_cal - np.searchsorted(s1s, cand, side="right")
     lo0 = np.searchsorted(s0s, cand, side="left")            # counts below tau
     lo1 = np.searchsorted(s1s, cand, side="left")
-    score_up = _eps_lower(up1, up0, n_cal, alpha, delta)
-    score_lo = _eps_lower(lo0, lo1, n_cal, alpha, delta)
+    # score = the hold-out bound these calibration frequencies would give (counts rescaled to
+    # the hold-out size; +0.5 keeps empty tails from looking perfect)
+    r = n_hold / n_cal
+    score_up = _eps_lower(up1 * r, (up0 + 0.5) * r, n_hold, alpha, delta)
+    score_lo = _eps_lower(lo0 * r, (lo1 + 0.5) * r, n_hold, alpha, delta)
     # prefer the best calibration score; ties (e.g. all 0) go to the median threshold
     if score_up.max() >= score_lo.max():
         i = int(np.argmax(score_up)) if score_up.max() > 0 else len(cand) // 2

@@ -94,10 +94,13 @@ TARGETS = {
     "tables": _tables,
     "tables_discrete": lambda e, d: _tables(e, d, "discrete"),
 }
+# every mechanism at every claim; the discrete-noise variant of release_tables (the slowest to
+# simulate: ~1.5 us per exact discrete Gaussian sample) at one claim to stay in the time budget
+CASES = [(name, eps, delta) for name in TARGETS for eps, delta in CLAIMS
+         if name != "tables_discrete" or eps == 1.0]
 
 
-@pytest.mark.parametrize("eps,delta", CLAIMS)
-@pytest.mark.parametrize("name", list(TARGETS))
+@pytest.mark.parametrize("name,eps,delta", CASES)
 def test_library_mechanisms_pass_and_halved_fail(name: str, eps: float, delta: float) -> None:
     mech, D, D2 = TARGETS[name](eps, delta)
     # the pair is worst case: the measured difference equals the stated sensitivity
@@ -106,14 +109,15 @@ def test_library_mechanisms_pass_and_halved_fail(name: str, eps: float, delta: f
     scale = mech._scale(rel)
     assert diff / scale == pytest.approx(rel.sensitivity / rel.sigma, rel=1e-9)
 
-    good = audit_mechanism(mech, D, D2, epsilon=eps, delta=delta, trials=TRIALS, rng=1)
+    trials = 250_000 if name == "tables_discrete" else TRIALS
+    good = audit_mechanism(mech, D, D2, epsilon=eps, delta=delta, trials=trials, rng=1)
     assert good.passed, good
     assert good.verification is not None and good.verification["passed"]
     assert good.epsilon_lower_bound <= eps
 
     with under_noised(0.5):
         bad_mech, _, _ = TARGETS[name](eps, delta)
-        bad = audit_mechanism(bad_mech, D, D2, epsilon=eps, delta=delta, trials=TRIALS, rng=2)
+        bad = audit_mechanism(bad_mech, D, D2, epsilon=eps, delta=delta, trials=trials, rng=2)
     assert not bad.passed, bad
     assert bad.epsilon_lower_bound > eps
     assert bad.verification["passed"]  # it is the calibration that is wrong, not the noise draw

@@ -173,7 +173,7 @@ def test_dykstra_form_equals_literal_dykstra() -> None:
     n, b, k = 12, 1.0, 7
     Y = _gram(rng, n, 3) + _sym_noise(rng, n, 0.7)
     x, p, q = Y.copy(), np.zeros((n, n)), np.zeros((n, n))
-    for _ in range(k + 1):
+    for _ in range(k):
         w, Q = np.linalg.eigh(x + p)
         y = (Q * np.maximum(w, 0)) @ Q.T
         p = x + p - y

@@ -17,17 +17,18 @@ pytest.importorskip("sosproj.sets.pseudo_moment")
 
 @pytest.mark.parametrize("method,k,kw", [
     ("cube", 2, {}), ("cube", 3, {}), ("sos", 2, {}), ("sos", 3, {}),
-    ("cube", 3, {"sparsity": 3}), ("sos-sparse", 2, {"sparsity": 2}),
+    ("cube", 3, {"sparsity": 3}), ("sos-sparse", 2, {"sparsity": 2, "degree": 2}),
 ])
 def test_noise_off_sdp_methods_return_exact_counts(method, k, kw):
     n = 4 if method == "sos-sparse" else 5
-    D = sparse_binary(40, n, kw["sparsity"], rng=1) if kw else planted_binary(40, n, rng=1)
+    D = sparse_binary(40, n, kw["sparsity"], rng=1) if "sparsity" in kw else planted_binary(40, n, rng=1)
     with noise_disabled():
         rel = release_marginals(D, k, epsilon=1.0, delta=1e-6, method=method, solver="clarabel",
                                 project_options={"tol": 1e-9}, rng=0, **kw)
     _, c = subset_counts(D, k)
     np.testing.assert_allclose(rel.m * rel.moments, c, atol=1e-4 * rel.m)
-    assert rel.info["projection"]["converged"] and rel.info["degree"] == default_degree(method, k)
+    assert rel.info["projection"]["converged"]
+    assert rel.info["degree"] == kw.get("degree", default_degree(method, k))
 
 
 def _noisy_input(D, k, rel, seed, sparsity=None):
@@ -77,7 +78,8 @@ def test_cube_tables_consistent_and_two_way_cells_nonnegative():
     for i in range(6):
         for j in range(i + 1, 6):
             assert rel.table([i, j]).min() >= -1e-3 * rel.m
-    assert 0 <= rel.moments.min() + 1e-6 and rel.moments.max() <= 1 + 1e-6
+    low = np.array([len(S) <= 2 for S in rel.subsets])
+    assert rel.moments[low].min() >= -1e-6 and rel.moments.max() <= 1 + 1e-6
 
 
 def test_cube_sparsity_constraint_changes_set():

@@ -10,6 +10,8 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError, ResourceLimitError
 from sosproj.poly import (
@@ -360,3 +362,84 @@ def test_closed_form_relaxation_equals_groebner_route(make, D):
         assert b.name == bg.name and abs(b.A - bg.A).max() == 0
     for k in (1, 2, 3):
         assert abs(R.readout(k).matrix - Rg.readout(k).matrix).max() == 0
+
+
+def test_expectation_map_of_arbitrary_monomials():
+    rng = np.random.default_rng(4)
+    S = sparse_ball(3, 2)
+    R = MomentRelaxation(S, 4)
+    X = _sparse_points(rng, 6, 3, 2)
+    y = R.moments_of(X)
+    E = rng.integers(0, 2, size=(40, S.n_vars))
+    E = E[E.sum(1) <= 4]
+    np.testing.assert_allclose(R.expectation_map(E) @ y, _eval_monomials(S.complete(X), E).mean(0), atol=1e-13)
+    with pytest.raises(InvalidInputError):
+        R.expectation_map(np.full((1, S.n_vars), 1))       # degree 9 > 4
+    with pytest.raises(InvalidInputError):
+        R.expectation_map(np.full((1, S.n_vars), 0.5))
+
+
+def test_hyperbola_non_pure_power_leading_monomial():
+    """{x y = 1}: leading monomial x*y (not a pure power): enumeration path of the counts."""
+    x, yv = sympy.symbols("x y")
+    S = PolySystem([x, yv], equalities=[x * yv - 1])
+    assert S.reduction.leading.tolist() == [[1, 1]]
+    R = MomentRelaxation(S, 6)
+    est = MomentRelaxation.estimate(S, 6)
+    assert est["n_moments"] == R.n_moments == 1 + 2 * 6      # 1, x^j, y^j
+    ts = np.array([0.5, 1.5, -2.0, 3.0])
+    P = np.stack([ts, 1 / ts], axis=1)
+    w = np.full(4, 0.25)
+    ym = R.moments_of(P)
+    for b in R.psd_blocks:
+        np.testing.assert_allclose(b.matrix(ym), _direct_block(S, b, P, w), rtol=1e-12, atol=1e-12)
+    assert R.check(ym).ok
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), min_size=1, max_size=4, unique=True))
+def test_random_grid_varieties_blocks_match_points(pts):
+    """Equalities prod_r (x_v - p_rv) = 0 (a grid containing the points); Groebner route vs direct sums."""
+    x = sympy.symbols("x0:2")
+    eqs = [sympy.expand(sympy.prod([x[v] - a for a in sorted({q[v] for q in pts})])) for v in range(2)]
+    S = PolySystem(list(x), equalities=eqs, inequalities=[4 - x[0] ** 2, x[1] + 3])
+    R = MomentRelaxation(S, 4)
+    P = np.array(pts, dtype=float)
+    w = np.full(len(P), 1 / len(P))
+    ym = R.moments_of(P)
+    for b in R.psd_blocks:
+        np.testing.assert_allclose(b.matrix(ym), _direct_block(S, b, P, w), rtol=1e-10, atol=1e-10)
+    rep = R.check(ym, tol=1e-8)
+    assert rep.equality_residual < 1e-12
+    assert rep.min_eigenvalues["moment"] > -1e-8
+
+
+def _max_linear(R, c_vec, k):
+    """max <c, readout_k(y)> over the relaxation (cvxpy + Clarabel, tight tolerances)."""
+    cp = pytest.importorskip("cvxpy")
+    y = cp.Variable(R.n_moments)
+    cons = []
+    for b in R.psd_blocks:
+        M = cp.reshape(b.A @ y, (b.order, b.order), order="C")
+        cons.append((M + M.T) / 2 >> 0)
+    A_eq, b_eq = R.equalities
+    cons.append(A_eq @ y == b_eq)
+    ro = R.readout(k)
+    prob = cp.Problem(cp.Maximize((ro.weights * c_vec) @ (ro.matrix @ y)), cons)
+    prob.solve(solver="CLARABEL", tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    assert prob.status == "optimal"
+    return prob.value
+
+
+@pytest.mark.parametrize("make,D,k", [(lambda: boolean_cube(3), 4, 2), (lambda: sparse_ball(2, 1), 4, 2)])
+def test_reduced_and_unreduced_relaxations_are_the_same_set(make, D, k):
+    """Support values in random directions agree: reduction changes the coordinates, not the set."""
+    S = make()
+    Su = PolySystem(S.var_names, S.equalities, S.inequalities, tensor_vars=S.tensor_vars,
+                    inequality_names=S.inequality_names, reduce=False)
+    R, Ru = MomentRelaxation(S, D), MomentRelaxation(Su, D)
+    assert Ru.n_moments > R.n_moments
+    rng = np.random.default_rng(8)
+    for _ in range(2):
+        c_vec = rng.normal(size=R.readout(k).n_orbits)
+        assert _max_linear(R, c_vec, k) == pytest.approx(_max_linear(Ru, c_vec, k), abs=1e-6)

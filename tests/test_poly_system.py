@@ -107,3 +107,25 @@ def test_normal_form_front_end():
     a, b = c.symbols
     assert c.normal_form(a**3 * b) == a * b / 4
     assert "sparse" in repr(S)
+
+
+def test_cube_with_extra_inequality_and_public_reduction():
+    from sosproj.poly import MomentRelaxation
+    from sosproj.poly.groebner import BooleanReduction
+
+    c = 0.5
+    g = {(0, 0, 0): 2 * c, (1, 0, 0): -1, (0, 1, 0): -1, (0, 0, 1): -1}     # at most 2 ones
+    S = boolean_cube(3, scale=c, inequalities=[g], inequality_names=["row_sparsity"])
+    assert S.reduction.kind == "boolean" and S.inequality_names == ["row_sparsity"]
+    R = MomentRelaxation(S, 4)
+    assert [b.name for b in R.psd_blocks] == ["moment", "row_sparsity"]
+    ok = c * np.array([[1.0, 1, 0], [0, 0, 1], [0, 0, 0]])
+    assert R.check(R.moments_of(ok)).ok
+    rep = R.check(R.moments_of(c * np.ones((1, 3))))
+    assert not rep.ok and rep.worst_block == "row_sparsity"
+    with pytest.raises(InvalidParameterError):
+        PolySystem(2, reduction=BooleanReduction(3))
+    with pytest.raises(InputTypeError):
+        PolySystem(2, reduction="boolean")
+    assert PolySystem(2, [{(2, 0): 1, (1, 0): -1}], reduce=False,
+                      reduction=BooleanReduction(2)).reduction.kind == "free"

@@ -61,7 +61,7 @@ def test_exact_probabilities_of_bernoulli_exp() -> None:
     gen = np.random.default_rng(3)
     for num, den in [(1, 3), (7, 2), (5, 5), (0, 1)]:
         for dtype, n in ((np.int64, 200_000), (object, 40_000)):
-            r = _bern_exp_neg(np.full(n, num, dtype=dtype), np.full(n, den, dtype=dtype), gen)
+            r = _bern_exp_neg(np.full(n, num, dtype=dtype), den, gen)
             p = math.exp(-num / den)
             assert abs(r.mean() - p) < 5 * math.sqrt(p * (1 - p) / n) + 1e-12
 

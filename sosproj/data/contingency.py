@@ -569,9 +569,9 @@ def polytope_least_squares(cells: np.ndarray, layout: TableLayout, *, weights: n
     L = 2.0 * size * float(a_full.max()) if a_full.max() > 0 else 1.0
     p = np.full(size, 1.0 / size)
     z, t = p.copy(), 1.0
-    gap, obj, it, converged = np.inf, np.inf, 0, False
+    gap, obj, iters, converged = np.inf, np.inf, 0, False
     prev_obj = np.inf
-    for it in range(1, max_iter + 1):
+    for iters in range(1, max_iter + 1):  # noqa: B007
         gz, _ = grad(z)
         p_new = _project_simplex(z - gz / L)
         gp, obj = grad(p_new)
@@ -589,7 +589,7 @@ def polytope_least_squares(cells: np.ndarray, layout: TableLayout, *, weights: n
     ph = walsh_hadamard(p)
     f = ph[bits]
     y = subset_from_fourier(index) @ f
-    return PolytopeFit(p, f, np.asarray(y), obj, gap, it, converged)
+    return PolytopeFit(p, f, np.asarray(y), obj, gap, iters, converged)
 
 
 __all__ = [

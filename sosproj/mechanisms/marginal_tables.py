@@ -69,8 +69,8 @@ from sosproj.rng import RngLike, as_generator
 from sosproj.validation import (
     check_binary_matrix,
     check_choice,
-    check_epsilon,
     check_delta,
+    check_epsilon,
     check_int,
     check_memory,
     check_positive,

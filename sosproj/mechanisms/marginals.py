@@ -335,7 +335,7 @@ _SET_CACHE: dict[tuple[Any, ...], Any] = {}
 _SET_CACHE_SIZE = 4
 #: Default relative tolerance of the conic solves of the SDP methods (answers are noisy at a far
 #: larger scale; ``project_options={"tol": ...}`` overrides it).
-DEFAULT_TOL = 1e-6
+DEFAULT_TOL = 1e-5
 
 
 def _pseudo_moment_set(key: tuple[Any, ...], build: Any, degree: int, k: int, solver: str,

@@ -57,7 +57,11 @@ GRADED_ORDERS = ("grevlex", "grlex")
 
 
 def series_counts_grouped(factors: list[list[int]], degree: int) -> list[int]:
-    """Product of per-variable series, grouping identical factors (repeated squaring)."""
+    """Product of per-variable series, grouping identical factors (repeated squaring).
+
+    >>> series_counts_grouped([[1, 1], [1, 1], [1, 1, 1]], 2)
+    [1, 3, 4]
+    """
     out = [1] + [0] * degree
     groups: dict[tuple[int, ...], int] = {}
     for f in factors:
@@ -68,7 +72,16 @@ def series_counts_grouped(factors: list[list[int]], degree: int) -> list[int]:
 
 
 class Reduction:
-    """Interface of an exact monomial reduction (see the module docstring)."""
+    """Interface of an exact monomial reduction (see the module docstring).
+
+    >>> import numpy as np
+    >>> from sosproj.poly.groebner import SparseReduction
+    >>> R = SparseReduction(1)                       # variables (x, s, y)
+    >>> R.is_standard(np.array([[1, 1, 0], [0, 1, 1]])).tolist()
+    [False, True]
+    >>> R.standard_monomials(2).tolist()
+    [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [2, 0, 0], [1, 0, 1], [0, 1, 1]]
+    """
 
     #: short name used in reports
     kind: str = "abstract"
@@ -248,8 +261,13 @@ class GroebnerReducer(Reduction):
     order : ``"grevlex"`` (default) or ``"grlex"``; must be graded so that
         :math:`\deg \mathrm{NF}(m) \le \deg m`.
 
+    Notes
+    -----
     Normal forms are memoized per monomial (``normal_form``), each computed once by
     the division algorithm with :class:`~fractions.Fraction` arithmetic.
+
+    Examples
+    --------
 
     >>> from sosproj.poly.polynomial import Polynomial
     >>> h = Polynomial.from_terms({(2, 0): 1, (0, 2): 1, (0, 0): -1}, 2)   # x^2 + y^2 - 1
@@ -313,7 +331,13 @@ class GroebnerReducer(Reduction):
         self._supports.append((supp, le[supp]))
 
     def normal_form(self, mono: tuple[int, ...]) -> dict[tuple[int, ...], Fraction]:
-        """Exact normal form ``{standard exponent tuple: Fraction}`` of one monomial (memoized)."""
+        """Exact normal form ``{standard exponent tuple: Fraction}`` of one monomial (memoized).
+
+        >>> from sosproj.poly.polynomial import Polynomial
+        >>> R = GroebnerReducer([Polynomial.from_terms({(2,): 3, (1,): -1}, 1)], 1)   # 3x^2 = x
+        >>> R.normal_form((3,))
+        {(1,): Fraction(1, 9)}
+        """
         mono = tuple(int(v) for v in mono)
         hit = self._memo.get(mono)
         if hit is not None:

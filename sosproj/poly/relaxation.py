@@ -79,6 +79,11 @@ class PSDBlock:
     kind : ``"moment"`` or ``"localizing"``.
     basis : int array ``(order, n_vars)``: exponent rows of the row/column monomials.
     degree : the degree of the constraint polynomial (0 for the moment matrix).
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> b = MomentRelaxation(unit_ball(2), 2).psd_blocks[0]
+    >>> b.name, b.order, b.A.shape, b.basis.tolist()
+    ('moment', 3, (9, 6), [[0, 0], [1, 0], [0, 1]])
     """
 
     name: str
@@ -89,7 +94,14 @@ class PSDBlock:
     degree: int = 0
 
     def matrix(self, y: np.ndarray) -> np.ndarray:
-        """The dense symmetric matrix ``M(y)``."""
+        """The dense symmetric matrix ``M(y)`` (``A @ y`` reshaped).
+
+        >>> import numpy as np
+        >>> from sosproj.poly import MomentRelaxation, unit_ball
+        >>> R = MomentRelaxation(unit_ball(1), 2)
+        >>> R.psd_blocks[0].matrix(np.array([1.0, 0.5, 0.3])).tolist()
+        [[1.0, 0.5], [0.5, 0.3]]
+        """
         return np.asarray(self.A @ np.asarray(y, dtype=np.float64)).reshape(self.order, self.order)
 
 
@@ -107,6 +119,11 @@ class Readout:
 
     The Frobenius norm of the full tensor is the weighted norm of the orbit vector:
     :math:`\|T\|_F^2 = \sum_o w_o v_o^2`.
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> ro = MomentRelaxation(unit_ball(2), 2).readout(2)
+    >>> ro.orbits.tolist(), ro.weights.tolist(), ro.matrix.shape
+    ([[0, 0], [0, 1], [1, 1]], [1, 2, 1], (3, 6))
     """
 
     matrix: sp.csr_matrix
@@ -179,6 +196,12 @@ class MomentCheck:
     equality_residual : ``max |A_eq y - b_eq|``.
     worst_block : name of the block with the most negative (relative) eigenvalue.
     tol : the tolerance used.
+
+    >>> import numpy as np
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> rep = MomentRelaxation(unit_ball(1), 2).check(np.array([1.0, 0.0, 2.0]))   # E[x^2] = 2 > 1
+    >>> rep.ok, rep.worst_block, round(rep.min_eigenvalues["unit_norm"], 6)
+    (False, 'unit_norm', -1.0)
     """
 
     ok: bool
@@ -290,7 +313,12 @@ class MomentRelaxation:
                 "n_equalities": eq_rows, "bytes": int(total), "bytes_text": format_bytes(total)}
 
     def estimate_size(self) -> dict[str, Any]:
-        """The :meth:`estimate` of this relaxation (computed before it was built)."""
+        """The :meth:`estimate` of this relaxation (computed before it was built).
+
+        >>> from sosproj.poly import MomentRelaxation, boolean_cube
+        >>> MomentRelaxation(boolean_cube(3), 2).estimate_size()["block_orders"]
+        [4]
+        """
         return dict(self._estimate)
 
     # ---------------------------------------------------------------- build
@@ -376,21 +404,42 @@ class MomentRelaxation:
             uniq, inv = unique_rows(sums.reshape(T * M, -1).astype(EXP_DTYPE))
             del sums
         F = self._reduce_matrix(uniq)
-        if T == 1 and g.coeffs[0] == 1:
-            half = F[inv]
-        else:
-            Q = sp.csr_matrix((np.repeat(g.float_coeffs(), M), (np.tile(np.arange(M), T), inv)),
-                              shape=(M, len(uniq)))
-            half = (Q @ F).tocsr()
-        del inv
         # full row-major map: (i, j) -> position of (min, max) in the upper-triangle list
         pos = np.empty((N, N), dtype=np.int64)
         pos[iu, ju] = np.arange(M)
         pos[ju, iu] = np.arange(M)
-        A = half[pos.ravel()].tocsr()
+        if T == 1 and g.coeffs[0] == 1:
+            A = F[inv[pos.ravel()]].tocsr()
+        else:
+            Q = sp.csr_matrix((np.repeat(g.float_coeffs(), M), (np.tile(np.arange(M), T), inv)),
+                              shape=(M, len(uniq)))
+            A = (Q @ F).tocsr()[pos.ravel()].tocsr()
+        del inv, pos
         A.eliminate_zeros()
         A.sort_indices()
         return PSDBlock(name=name, order=int(N), A=A, kind=kind, basis=basis, degree=g.degree)
+
+    def expectation_map(self, monomials: Any) -> sp.csr_matrix:
+        r"""CSR ``(m, n_moments)``: row ``r`` times ``y`` is :math:`\tilde{\mathbb E}[x^{a_r}]`, exactly reduced.
+
+        ``monomials``: int array ``(m, n_vars)`` of exponent rows of degree ``<= degree`` (any
+        monomials; each is reduced to its exact normal form).
+
+        >>> import numpy as np
+        >>> from sosproj.poly import MomentRelaxation, boolean_cube
+        >>> R = MomentRelaxation(boolean_cube(3, scale=0.5), 4)
+        >>> F = R.expectation_map(np.array([[2, 1, 0]]))       # E[x0^2 x1] = 0.5 E[x0 x1]
+        >>> R.monomials[F.indices].tolist(), F.data.tolist()
+        ([[1, 1, 0]], [0.5])
+        """
+        E = check_array(monomials, "monomials", ndim=2, shape=(None, self.system.n_vars), dtype=np.float64)
+        if np.any(E < 0) or np.any(E != np.round(E)):
+            raise InvalidInputError("monomials must be non-negative integer exponent rows")
+        if np.any(E.sum(axis=1) > self.degree):
+            raise InvalidInputError(f"monomials must have total degree <= {self.degree} (the relaxation degree)")
+        E = E.astype(EXP_DTYPE)
+        uniq, inv = unique_rows(E)
+        return self._reduce_matrix(uniq)[inv].tocsr()
 
     # ---------------------------------------------------------------- readout
     def readout(self, k: int) -> Readout:
@@ -417,7 +466,15 @@ class MomentRelaxation:
         return ro
 
     def tensor_set(self, k: int) -> Any:
-        r"""The convex set :math:`\{\tilde{\mathbb E}[x^{\otimes k}]\}` of this relaxation (a ``ConvexSet``)."""
+        r"""The convex set :math:`\{\tilde{\mathbb E}[x^{\otimes k}]\}` of this relaxation (a ``ConvexSet``).
+
+        Returns ``sosproj.sets.pseudo_moment.PseudoMomentSet(self, k)`` (projection and support
+        function through :mod:`sosproj.sdp`).
+
+        >>> from sosproj.poly import MomentRelaxation, unit_ball
+        >>> type(MomentRelaxation(unit_ball(2), 2).tensor_set(2)).__name__
+        'PseudoMomentSet'
+        """
         from sosproj.sets.pseudo_moment import PseudoMomentSet
 
         return PseudoMomentSet(self, k)
@@ -458,6 +515,13 @@ class MomentRelaxation:
         defined only for points satisfying the equalities; with ``check_support`` (default) points
         that violate an equality by more than ``tol`` are refused (``InvalidInputError``).
         Inequalities are not checked here: :meth:`check` reports them through the localizing blocks.
+
+        >>> import numpy as np
+        >>> from sosproj.poly import MomentRelaxation, sparse_ball
+        >>> R = MomentRelaxation(sparse_ball(2, 1), 2)
+        >>> y = R.moments_of(np.array([[0.0, -0.5]]))      # completes to s = (0, 1), y = (0, 0.5)
+        >>> float(y[0]), R.readout(1)(y).tolist(), R.readout(2)(y).tolist()
+        (1.0, [0.0, -0.5], [0.0, 0.0, 0.25])
         """
         P = self.system.complete(points)
         N = P.shape[0]
@@ -489,7 +553,12 @@ class MomentRelaxation:
 
     @property
     def block_orders(self) -> list[int]:
-        """Orders of the PSD blocks (moment matrix first)."""
+        """Orders of the PSD blocks (moment matrix first).
+
+        >>> from sosproj.poly import MomentRelaxation, unit_ball
+        >>> MomentRelaxation(unit_ball(4), 4).block_orders
+        [15, 5]
+        """
         return [b.order for b in self.psd_blocks]
 
     def __repr__(self) -> str:

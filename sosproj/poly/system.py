@@ -58,6 +58,10 @@ class PolySystem:
         ranking (a permutation; ``ranking[0]`` is the largest variable) of the Groebner basis.
     name : a label used in reports.
     equality_names, inequality_names : labels of the constraints (default ``h0.., g0..``).
+    reduction : optional closed-form :class:`~sosproj.poly.groebner.Reduction` (e.g.
+        ``BooleanReduction``) used instead of the Groebner route. It must be the exact reduction
+        modulo ``equalities`` (same normal forms); :meth:`groebner` gives the general route to
+        test it against. Ignored when ``reduce=False``.
 
     >>> S = PolySystem(2, inequalities=[{(0, 0): 1, (2, 0): -1, (0, 2): -1}])   # x0^2 + x1^2 <= 1
     >>> S.inequalities[0].degree, S.tensor_vars.tolist()
@@ -69,6 +73,7 @@ class PolySystem:
                  reduce: bool = True, order: str = "grevlex", ranking: Sequence[int] | None = None,
                  name: str = "system", equality_names: Sequence[str] | None = None,
                  inequality_names: Sequence[str] | None = None,
+                 reduction: Reduction | None = None,
                  _reduction: Reduction | None = None,
                  _completion: Callable[[np.ndarray], np.ndarray] | None = None,
                  _completion_vars: int | None = None) -> None:
@@ -90,7 +95,15 @@ class PolySystem:
         if tv.min() < 0 or tv.max() >= self.n_vars or len(np.unique(tv)) != len(tv):
             raise InvalidParameterError(f"tensor_vars must be distinct indices in [0, {self.n_vars})")
         self.tensor_vars = tv.astype(np.int64)
-        self._reduction = _reduction
+        red = reduction if reduction is not None else _reduction
+        if red is not None:
+            if not isinstance(red, Reduction):
+                raise InputTypeError("reduction must be a sosproj.poly.groebner.Reduction")
+            if red.n_vars != self.n_vars:
+                raise InvalidParameterError(f"reduction has {red.n_vars} variables; the system has {self.n_vars}")
+            if not self.reduce:
+                red = None
+        self._reduction = red
         self._completion = _completion
         self._completion_vars = _completion_vars
         self._groebner: GroebnerReducer | None = None
@@ -139,7 +152,11 @@ class PolySystem:
 
     @property
     def symbols(self) -> list[Any]:
-        """The sympy symbols of the variables (created on first use)."""
+        """The sympy symbols of the variables (created on first use).
+
+        >>> PolySystem(2).symbols
+        [x0, x1]
+        """
         if self._symbols is None:
             import sympy
 
@@ -151,7 +168,11 @@ class PolySystem:
     # --------------------------------------------------------------- reduction
     @property
     def reduction(self) -> Reduction:
-        """The exact monomial reduction in use (closed form where known, else Groebner)."""
+        """The exact monomial reduction in use (closed form where known, else Groebner).
+
+        >>> PolySystem(2).reduction.kind, PolySystem(1, equalities=[{(2,): 1, (0,): -1}]).reduction.kind
+        ('free', 'groebner')
+        """
         if self._reduction is None:
             if self.reduce and self.equalities:
                 self._reduction = self.groebner()
@@ -174,11 +195,20 @@ class PolySystem:
 
     @property
     def explicit_equalities(self) -> list[Polynomial]:
-        """Equalities the reduction does not remove (all of them when ``reduce=False``)."""
+        """Equalities the reduction does not remove (all of them when ``reduce=False``).
+
+        >>> h = {(2,): 1, (1,): -1}
+        >>> len(PolySystem(1, [h]).explicit_equalities), len(PolySystem(1, [h], reduce=False).explicit_equalities)
+        (0, 1)
+        """
         return [] if self.reduce else list(self.equalities)
 
     def standard_monomials(self, degree: int) -> np.ndarray:
-        """Exponent rows of the standard monomials of degree ``<= degree`` (graded, constant first)."""
+        """Exponent rows of the standard monomials of degree ``<= degree`` (graded, constant first).
+
+        >>> PolySystem(2, equalities=[{(2, 0): 1, (0, 0): -1}]).standard_monomials(2).tolist()
+        [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2]]
+        """
         return self.reduction.standard_monomials(int(degree))
 
     def normal_form(self, expr: Any) -> Any:
@@ -213,6 +243,10 @@ class PolySystem:
 
         For :func:`~sosproj.poly.systems.sparse_ball`, ``x`` completes to
         ``(x, 1[x != 0], |x|)``.
+
+        >>> from sosproj.poly import sparse_ball
+        >>> sparse_ball(2, 1).complete([[0.0, -0.5]]).tolist()
+        [[0.0, -0.5, 0.0, 1.0, 0.0, 0.5]]
         """
         P = check_array(points, "points", ndim=2)
         if P.shape[1] == self.n_vars:
@@ -223,7 +257,13 @@ class PolySystem:
         raise InvalidInputError(f"points must have {allowed} columns (one per variable); got {P.shape[1]}")
 
     def residuals(self, points: Any) -> tuple[np.ndarray, np.ndarray]:
-        """``(H, G)``: equality values ``H[r, j] = h_j(p_r)`` and inequality values ``G[r, i] = g_i(p_r)``."""
+        """``(H, G)``: equality values ``H[r, j] = h_j(p_r)`` and inequality values ``G[r, i] = g_i(p_r)``.
+
+        >>> from sosproj.poly import unit_ball
+        >>> H, G = unit_ball(2).residuals([[0.6, 0.0]])
+        >>> H.shape, G.round(2).tolist()
+        ((1, 0), [[0.64]])
+        """
         P = self.complete(points)
         H = np.stack([h.evaluate(P) for h in self.equalities], axis=1) if self.equalities else \
             np.zeros((len(P), 0))
@@ -232,7 +272,12 @@ class PolySystem:
         return H, G
 
     def contains(self, points: Any, tol: float = 1e-9) -> np.ndarray:
-        """Mask of the points that satisfy every constraint up to ``tol``."""
+        """Mask of the points that satisfy every constraint up to ``tol``.
+
+        >>> from sosproj.poly import boolean_cube
+        >>> boolean_cube(2).contains([[1.0, 0.0], [0.5, 0.0]]).tolist()
+        [True, False]
+        """
         H, G = self.residuals(points)
         return np.all(np.abs(H) <= tol, axis=1) & np.all(G >= -tol, axis=1)
 

@@ -19,7 +19,9 @@ Examples
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -58,7 +60,7 @@ def unit_ball(n: int) -> PolySystem:
     n = check_int(n, "n", minimum=1)
     g = _norm_poly(n, np.arange(n), Fraction(1), -1)
     return PolySystem(n, inequalities=[g], name=f"unit_ball(n={n})", inequality_names=["unit_norm"],
-                      _reduction=FreeReduction(n))
+                      reduction=FreeReduction(n))
 
 
 def sphere(n: int) -> PolySystem:
@@ -120,16 +122,19 @@ def sparse_ball(n: int, t: int) -> PolySystem:
     return PolySystem(var_names, equalities=red.equalities(), inequalities=ineqs, tensor_vars=range(n),
                       ranking=ranking, name=f"sparse_ball(n={n}, t={t})",
                       equality_names=[f"{k}[{i}]" for i in range(n) for k in ("s_idem", "xs", "abs_sq")],
-                      inequality_names=names, _reduction=red, _completion=complete, _completion_vars=n)
+                      inequality_names=names, reduction=red, _completion=complete, _completion_vars=n)
 
 
-def boolean_cube(n: int, scale: float = 1.0) -> PolySystem:
+def boolean_cube(n: int, scale: float = 1.0, *, inequalities: Sequence[Any] = (),
+                 inequality_names: Sequence[str] | None = None) -> PolySystem:
     r"""The scaled Boolean cube :math:`\{x : x_i^2 = c\, x_i\} = \{0, c\}^n`, monomials = subsets.
 
     :math:`\mathrm{NF}(x^a) = c^{|a| - |\mathrm{supp}\,a|} x^{\mathrm{supp}\,a}`; a degree-:math:`2d`
     relaxation has a moment matrix of order :math:`\sum_{j \le d} \binom{n}{j}`. The paper's
     normalization :math:`e/\sqrt n` is ``scale = 1/sqrt(n)``; a float scale enters the
-    Groebner route with its exact binary value.
+    Groebner route with its exact binary value. Extra ``inequalities`` :math:`g \ge 0` (any form
+    :class:`PolySystem` accepts, e.g. a row-sparsity bound :math:`t c - \sum_i x_i \ge 0`) get one
+    localizing matrix each, with the cube's closed-form reduction.
 
     >>> S = boolean_cube(3, scale=0.5)
     >>> S.contains([[0.5, 0.0, 0.5], [1.0, 0.0, 0.0]]).tolist()
@@ -138,8 +143,10 @@ def boolean_cube(n: int, scale: float = 1.0) -> PolySystem:
     n = check_int(n, "n", minimum=1)
     c = check_positive(scale, "scale")
     red = BooleanReduction(n, c)
-    return PolySystem(n, equalities=red.equalities(), name=f"boolean_cube(n={n}, scale={c:g})",
-                      equality_names=[f"boolean[{i}]" for i in range(n)], _reduction=red)
+    return PolySystem(n, equalities=red.equalities(), inequalities=inequalities,
+                      name=f"boolean_cube(n={n}, scale={c:g})" + (" + inequalities" if inequalities else ""),
+                      equality_names=[f"boolean[{i}]" for i in range(n)],
+                      inequality_names=inequality_names, reduction=red)
 
 
 __all__ = ["unit_ball", "sphere", "sparse_ball", "boolean_cube"]

@@ -78,12 +78,14 @@ from scipy.special import gammaln, logsumexp
 
 from sosproj.errors import InvalidParameterError, PrivacyBudgetError
 from sosproj.validation import (
+    check_array,
     check_choice,
     check_delta,
     check_epsilon,
     check_int,
     check_nonnegative,
     check_positive,
+    check_same_shape,
 )
 
 CONVERSIONS = ("best", "cks20", "bs16", "gaussian")
@@ -179,9 +181,19 @@ def basic_composition(epsilons: Any, deltas: Any) -> tuple[float, float]:
     >>> basic_composition([0.5, 0.25], [1e-6, 0.0])
     (0.75, 1e-06)
     """
-    e = np.asarray(epsilons, dtype=float)
-    d = np.asarray(deltas, dtype=float)
+    e, d = _check_lists(epsilons, deltas)
     return float(e.sum()), float(d.sum())
+
+
+def _check_lists(epsilons: Any, deltas: Any) -> tuple[np.ndarray, np.ndarray]:
+    e = check_array(epsilons, "epsilons", ndim=1)
+    d = check_array(deltas, "deltas", ndim=1)
+    check_same_shape(e, d, "epsilons", "deltas")
+    if np.any(e < 0):
+        raise InvalidParameterError("epsilons must be >= 0; pass the epsilon of each composed mechanism")
+    if np.any((d < 0) | (d >= 1)):
+        raise InvalidParameterError("deltas must lie in [0, 1); pass the delta of each composed mechanism")
+    return e, d
 
 
 def advanced_composition(epsilons: Any, deltas: Any, delta_slack: float) -> tuple[float, float]:
@@ -196,8 +208,7 @@ def advanced_composition(epsilons: Any, deltas: Any, delta_slack: float) -> tupl
     >>> round(e, 4), d
     (6.3082, 1e-06)
     """
-    e = np.asarray(epsilons, dtype=float)
-    d = np.asarray(deltas, dtype=float)
+    e, d = _check_lists(epsilons, deltas)
     delta_slack = check_delta(delta_slack, "delta_slack")
     eps = math.sqrt(2.0 * math.log(1.0 / delta_slack) * float(np.sum(e * e))) + float(np.sum(e * np.expm1(e)))
     return eps, float(d.sum()) + delta_slack

@@ -66,10 +66,10 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
-from sosproj.errors import InputTypeError, InvalidParameterError
+from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.privacy.noise import noise_is_disabled
 from sosproj.rng import RngLike, as_generator
-from sosproj.validation import check_choice, check_int, check_privacy_params
+from sosproj.validation import check_array, check_choice, check_int, check_nonnegative, check_privacy_params
 
 _DENOM_BITS = 20
 _SAFE = 2 ** 62
@@ -135,60 +135,54 @@ def _shape_tuple(shape: Any) -> tuple[int, ...]:
 # ------------------------------------------------------------ exact Bernoullis
 
 
-def _uniform_below(bound: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-    """Uniform integers in [0, bound) elementwise (int64 fast path, exact Python ints otherwise)."""
-    if bound.dtype != object:
-        return gen.integers(0, bound)
-    n = bound.shape[0]
-    out = np.empty(n, dtype=object)
-    if n == 0:
-        return out
-    bmin, bmax = int(min(bound)), int(max(bound))
-    nbits = bmax.bit_length()
-    if bmin.bit_length() != nbits:  # mixed sizes (rare): exact per-element rejection
-        for i in range(n):
-            b = int(bound[i])
-            k = b.bit_length()
-            while True:
-                u = int.from_bytes(gen.bytes((k + 7) // 8), "little") & ((1 << k) - 1)
-                if u < b:
-                    out[i] = u
-                    break
-        return out
+def _uniform_below(bound: int, size: int, gen: np.random.Generator) -> np.ndarray:
+    """``size`` uniform integers in [0, bound): int64 if bound < 2^62, else exact Python ints."""
+    if bound < _SAFE:
+        return gen.integers(0, bound, size=size, dtype=np.int64)
+    nbits = bound.bit_length()
     chunks = (nbits + 61) // 62
-    todo = np.arange(n)
+    out = np.empty(size, dtype=object)
+    todo = np.arange(size)
     while todo.size:  # vectorized rejection on nbits uniform bits; acceptance >= 1/2
         c = gen.integers(0, 2 ** 62, size=(todo.size, chunks), dtype=np.int64).astype(object)
         u = c[:, 0].copy()
         for j in range(1, chunks):
             u = u + c[:, j] * (1 << (62 * j))
         u = u % (1 << nbits)
-        ok = np.asarray(u < bound[todo], dtype=bool)
+        ok = np.asarray(u < bound, dtype=bool)
         out[todo[ok]] = u[ok]
         todo = todo[~ok]
     return out
 
 
-def _bern_exp_neg_frac(num: np.ndarray, den: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-    """Bernoulli(exp(-num/den)) for 0 <= num <= den, elementwise (CKS20 Alg. 1, gamma in [0, 1])."""
+def _bern_exp_neg_frac(num: np.ndarray, den: int, gen: np.random.Generator) -> np.ndarray:
+    """Bernoulli(exp(-num/den)) for integers 0 <= num <= den, elementwise (CKS20 Alg. 1, gamma <= 1).
+
+    K = first k >= 1 with a failed Bernoulli(gamma/k); output [K odd]. All elements still
+    running share the same k, and Bernoulli(num/(den k)) is one uniform integer below den*k.
+    """
     n = num.shape[0]
-    K = np.ones(n, dtype=np.int64)
+    result = np.zeros(n, dtype=bool)
     active = np.arange(n)
+    k = 1
     while active.size:
-        a = _uniform_below(den[active], gen) < num[active]
-        a = np.asarray(a, dtype=bool) & (gen.integers(0, K[active]) == 0)
-        K[active[a]] += 1
+        if num.dtype != object and den * k < _SAFE:
+            a = gen.integers(0, den * k, size=active.size, dtype=np.int64) < num[active]
+        else:
+            a = (np.asarray(_uniform_below(den, active.size, gen) < num[active], dtype=bool)
+                 & (gen.integers(0, k, size=active.size) == 0))
+        result[active[~a]] = (k % 2) == 1
         active = active[a]
-    return (K % 2) == 1
+        k += 1
+    return result
 
 
 def _bern_exp_minus_one(n: int, gen: np.random.Generator) -> np.ndarray:
-    one = np.ones(n, dtype=np.int64)
-    return _bern_exp_neg_frac(one, one, gen)
+    return _bern_exp_neg_frac(np.ones(n, dtype=np.int64), 1, gen)
 
 
-def _bern_exp_neg(num: np.ndarray, den: np.ndarray, gen: np.random.Generator) -> np.ndarray:
-    """Bernoulli(exp(-num/den)) for num >= 0, den > 0 (CKS20 Alg. 1)."""
+def _bern_exp_neg(num: np.ndarray, den: int, gen: np.random.Generator) -> np.ndarray:
+    """Bernoulli(exp(-num/den)) for integers num >= 0, den > 0 (CKS20 Alg. 1)."""
     n = num.shape[0]
     whole = num // den
     frac = num - whole * den
@@ -196,8 +190,8 @@ def _bern_exp_neg(num: np.ndarray, den: np.ndarray, gen: np.random.Generator) ->
         whole = np.array([min(int(w), _SAFE) for w in whole], dtype=np.int64)  # capped, see below
     result = np.ones(n, dtype=bool)
     # integer part: floor(gamma) independent Bernoulli(e^-1) trials; an element stays
-    # alive only while all succeed. (A cap at 2^62 trials is never reached: survival
-    # of 64 trials already has probability e^-64.)
+    # alive only while all succeed. (The cap at 2^62 trials is never reached: surviving
+    # 64 trials already has probability e^-64, and the loop runs until every element stops.)
     remaining = whole.astype(np.int64)
     active = np.flatnonzero(remaining > 0)
     while active.size:
@@ -208,7 +202,7 @@ def _bern_exp_neg(num: np.ndarray, den: np.ndarray, gen: np.random.Generator) ->
         active = active[remaining[active] > 0]
     alive = np.flatnonzero(result)
     if alive.size:
-        result[alive] = _bern_exp_neg_frac(frac[alive], den[alive], gen)
+        result[alive] = _bern_exp_neg_frac(frac[alive], den, gen)
     return result
 
 
@@ -223,7 +217,7 @@ def _discrete_laplace(n: int, t: int, gen: np.random.Generator) -> np.ndarray:
     while filled < n:
         m = max(64, int(1.7 * (n - filled)) + 16)
         U = gen.integers(0, tt, size=m, dtype=np.int64)
-        D = _bern_exp_neg_frac(U, np.full(m, tt, dtype=np.int64), gen)
+        D = _bern_exp_neg_frac(U, t, gen)
         U = U[D]
         # V ~ Geometric: number of Bernoulli(e^-1) successes before the first failure
         V = np.zeros(U.size, dtype=np.int64)
@@ -261,11 +255,11 @@ def _discrete_gaussian_flat(n: int, s2: Fraction, gen: np.random.Generator) -> n
         idx = np.flatnonzero(small)
         if idx.size:
             a = absY[idx] * np.int64(t * q) - np.int64(p)
-            C[idx] = _bern_exp_neg(a * a, np.full(idx.size, den_scalar, dtype=np.int64), gen)
+            C[idx] = _bern_exp_neg(a * a, den_scalar, gen)
         idx = np.flatnonzero(~small)
         if idx.size:
             a = absY[idx].astype(object) * (t * q) - p
-            C[idx] = _bern_exp_neg(a * a, np.full(idx.size, den_scalar, dtype=object), gen)
+            C[idx] = _bern_exp_neg(a * a, den_scalar, gen)
         Y = Y[C]
         take = min(Y.size, need)
         out[filled:filled + take] = Y[:take]
@@ -320,7 +314,10 @@ def discrete_gaussian_logpmf(x: Any, sigma2: float) -> np.ndarray:
     0.398942
     """
     s2 = float(rational_sigma2(sigma2))
-    return -np.asarray(x, dtype=float) ** 2 / (2 * s2) - _log_normalizer(s2)
+    xs = check_array(x, "x", allow_empty=True)
+    if np.any(xs != np.rint(xs)):
+        raise InvalidInputError("x must hold integers (the discrete Gaussian lives on the integers)")
+    return -xs ** 2 / (2 * s2) - _log_normalizer(s2)
 
 
 def _log_normalizer(s2: float) -> float:
@@ -332,7 +329,7 @@ def _log_normalizer(s2: float) -> float:
 # ------------------------------------------------------------- calibration
 
 
-def discrete_gaussian_delta(sigma2: float, epsilon: float, sensitivity: int = 1) -> float:
+def discrete_gaussian_delta(sigma2: Any, epsilon: float, sensitivity: int = 1) -> float:
     r"""Exact :math:`\delta(\varepsilon)` of adding :math:`\mathcal N_{\mathbb Z}(0,\sigma^2)` to one integer query.
 
     CKS20, Theorem 7 (sensitivity :math:`\Delta` an integer):
@@ -346,8 +343,8 @@ def discrete_gaussian_delta(sigma2: float, epsilon: float, sensitivity: int = 1)
     True
     """
     s2 = float(rational_sigma2(sigma2))
-    eps = float(epsilon)
-    D = int(sensitivity)
+    eps = check_nonnegative(epsilon, "epsilon")
+    D = check_int(sensitivity, "sensitivity", minimum=1)
     c = eps * s2 / D - D / 2.0
     lo = math.floor(c) + 1
     hi = lo + int(40 * math.sqrt(s2) + 40) + 2 * D

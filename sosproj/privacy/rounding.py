@@ -63,7 +63,9 @@ def power_of_two_at_least(scale: float) -> float:
 
 
 def round_to_grid(values: Any, spacing: float) -> np.ndarray:
-    r"""Round every entry to the nearest multiple of ``spacing`` (ties to even): :math:`\Lambda\,\mathrm{rint}(x/\Lambda)`.
+    r"""Round every entry to the nearest multiple of ``spacing``: :math:`\Lambda\,\mathrm{rint}(x/\Lambda)`.
+
+    Ties go to even.
 
     ``spacing`` must be public (never derived from the data). With a power-of-two
     spacing the result lies exactly on the grid.

@@ -9,9 +9,16 @@ dual certificate) and the svec conventions of each backend.
 (6, 7)
 """
 
+from sosproj.sdp.compile import (
+    compile_constraints,
+    compile_least_squares,
+    compile_linear,
+    compile_projection,
+    compile_support,
+)
 from sosproj.sdp.conic import (
-    ConicProblem,
     Cones,
+    ConicProblem,
     estimate_memory,
     project_dual_cone,
     smat,
@@ -19,7 +26,10 @@ from sosproj.sdp.conic import (
     svec_dim,
     svec_permutation,
 )
+from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
 from sosproj.sdp.solve import ConicSolver, SolveResult, solve
 
 __all__ = ["ConicProblem", "Cones", "estimate_memory", "project_dual_cone", "smat", "svec", "svec_dim",
-           "svec_permutation", "ConicSolver", "SolveResult", "solve"]
+           "svec_permutation", "ConicSolver", "SolveResult", "solve", "compile_constraints",
+           "compile_least_squares", "compile_linear", "compile_projection", "compile_support",
+           "LeastSquaresProjector", "feasible_norm_bound"]

@@ -39,7 +39,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
-from sosproj.sdp.conic import ConicProblem, Cones, estimate_memory, svec_dim, svec_operator
+from sosproj.sdp.conic import Cones, ConicProblem, estimate_memory, svec_dim, svec_operator
 from sosproj.validation import check_array, check_memory
 
 

@@ -48,9 +48,9 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
+from sosproj.sdp.backends import BACKENDS
 from sosproj.sdp.compile import compile_constraints, support_cost
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
-from sosproj.sdp.backends import BACKENDS
 from sosproj.sdp.solve import ConicSolver
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence
 from sosproj.validation import check_array, check_int, check_positive

@@ -126,7 +126,8 @@ class Backend:
             if self.time_limit is not None:
                 opts["time_limit_secs"] = self.time_limit
         elif self.solver_name == "CLARABEL":
-            opts = {"tol_gap_abs": tol, "tol_gap_rel": tol, "tol_feas": tol}
+            opts = {"tol_gap_abs": tol, "tol_gap_rel": tol, "tol_feas": tol,
+                    "static_regularization_constant": 1e-7}
             if self.max_iter is not None:
                 opts["max_iter"] = self.max_iter
             if self.time_limit is not None:

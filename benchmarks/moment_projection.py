@@ -1,0 +1,219 @@
+"""Benchmark: projecting a noisy order-3 moment tensor onto degree-4 pseudo-moment sets.
+
+Compares, in one run and on the same inputs, direct SCS (sosproj's compiled conic
+form, native quadratic objective), direct Clarabel, and the same model written in
+cvxpy and solved by SCS (cvxpy+SCS), all at the same tolerance. Each (case,
+solver) runs in a fresh subprocess so that the peak resident memory (ru_maxrss) is
+its own; times are medians of ``--repeat`` runs (single runs for large n).
+Reported: build time (compilation to conic form + solver workspace; for
+cvxpy: model construction + canonicalization), solve time, total, iterations,
+the recomputed relative residuals and gap, peak memory, the largest entry-wise
+difference to the direct-SCS answer, and the end-to-end time ratio to direct SCS.
+
+Inputs (``--regime``):
+
+* ``dp``: a planted data set of m = 2000 rows (unit sphere points, or Boolean rows
+  with planted correlations), T = mean of x^(tensor 3), plus i.i.d. Gaussian noise on
+  all n^3 entries at the level of the Gaussian mechanism with epsilon = 1,
+  delta = 1e-6 and the paper's sensitivity 2/m (sigma ~ 0.0042);
+* ``boundary``: 20 atoms on the sphere plus noise 0.05: the projection lands on a
+  degenerate face (the slowest case for first-order methods).
+
+Usage::
+
+    python benchmarks/moment_projection.py                       # full grid (long)
+    python benchmarks/moment_projection.py --quick               # n in {8, 12}
+    python benchmarks/moment_projection.py --system unit_ball --n 30 --solvers scs --regime dp
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+TOL = 1e-6
+CLARABEL_MAX_ORDER = 100      # dense KKT blocks beyond this take minutes per iteration on 2 cores
+
+
+def make_input(system: str, n: int, regime: str, seed: int = 0):
+    from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
+    from sosproj.privacy.calibration import gaussian_sigma
+
+    rng = np.random.default_rng(seed)
+    R = MomentRelaxation((unit_ball if system == "unit_ball" else boolean_cube)(n), 4)
+    ro = R.readout(3)
+    if system == "unit_ball":
+        atoms = 2000 if regime == "dp" else 20
+        X = rng.standard_normal((atoms, n))
+        X /= np.linalg.norm(X, axis=1, keepdims=True)
+    else:
+        atoms = 2000
+        z = rng.random((atoms, 1)) < 0.5
+        p = np.where(z, 0.7, 0.2) * rng.uniform(0.5, 1.0, size=(1, n))
+        X = (rng.random((atoms, n)) < p).astype(float)
+    T = np.einsum("ri,rj,rk->ijk", X, X, X) / len(X)
+    sigma = gaussian_sigma(1.0, 1e-6, 2.0 / 2000) if regime == "dp" else 0.05
+    Y = T + sigma * rng.standard_normal(T.shape)
+    return R, ro, Y
+
+
+def cvxpy_model(R, ro, Y):
+    """The projection written directly in cvxpy (orbit-weighted least squares, blocks >> 0)."""
+    import cvxpy as cp
+
+    y = cp.Variable(R.n_moments)
+    cons = []
+    for blk in R.psd_blocks:
+        if blk.order == 1:
+            cons.append(blk.A @ y >= 0)
+        else:
+            M = cp.reshape(blk.A @ y, (blk.order, blk.order), order="C")
+            cons.append((M + M.T) / 2 >> 0)
+    A_eq, b_eq = R.equalities
+    cons.append(A_eq @ y == b_eq)
+    w = np.asarray(ro.weights, dtype=float)
+    Ybar = ro.from_tensor(Y)
+    obj = cp.sum(cp.multiply(w, cp.square(ro.matrix @ y - Ybar)))
+    return cp.Problem(cp.Minimize(obj), cons), y
+
+
+def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | None) -> dict:
+    from sosproj.sdp.compile import compile_projection
+    from sosproj.sdp.solve import ConicSolver
+
+    R, ro, Y = make_input(system, n, regime)
+    out = {"system": system, "n": n, "order": R.psd_blocks[0].order, "n_moments": R.n_moments,
+           "solver": solver, "regime": regime}
+    if solver in ("scs", "clarabel"):
+        t0 = time.perf_counter()
+        prob = compile_projection(R, 3, Y, solver=solver)
+        ws = ConicSolver(prob, solver, tol=TOL, time_limit=time_limit)
+        t1 = time.perf_counter()
+        res = ws.solve(on_fail="return")
+        t2 = time.perf_counter()
+        y = res.x
+        out.update(build=t1 - t0, solve=t2 - t1, iterations=res.iterations, status=res.status,
+                   pres=res.primal_residual, dres=res.dual_residual, gap=res.duality_gap)
+    else:
+        t0 = time.perf_counter()
+        model, yv = cvxpy_model(R, ro, Y)
+        data = model.get_problem_data("SCS")          # canonicalization, timed as build
+        t1 = time.perf_counter()
+        kw = {"eps_abs": TOL, "eps_rel": TOL, "max_iters": 100_000}
+        if time_limit:
+            kw["time_limit_secs"] = time_limit
+        model.solve(solver="SCS", **kw)
+        t2 = time.perf_counter()
+        stats = model.solver_stats
+        solve_only = float(stats.solve_time or 0.0)
+        y = yv.value
+        # cvxpy's solve() re-runs canonicalization (cached); count its own solver time as solve
+        out.update(build=(t1 - t0) + max(0.0, (t2 - t1) - solve_only), solve=solve_only,
+                   iterations=int(stats.num_iters or 0), status=model.status, pres=None, dres=None, gap=None)
+        del data
+    out["total"] = out["build"] + out["solve"]
+    out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    if y is not None:
+        out["X_orbits"] = np.asarray(ro(np.asarray(y))).tolist()
+    return out
+
+
+def spawn(system: str, n: int, solver: str, regime: str, time_limit: float | None, timeout: float) -> dict:
+    cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0)]
+    env = dict(os.environ)
+    env.setdefault("OMP_NUM_THREADS", "2")
+    try:
+        cp = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired:
+        return {"system": system, "n": n, "solver": solver, "regime": regime, "status": f"timeout>{timeout:.0f}s"}
+    lines = [ln for ln in cp.stdout.splitlines() if ln.startswith("{")]
+    if not lines:
+        return {"system": system, "n": n, "solver": solver, "regime": regime,
+                "status": "crashed: " + (cp.stderr.strip().splitlines() or ["?"])[-1][:80]}
+    return json.loads(lines[-1])
+
+
+def fmt(v, spec):
+    width = int("".join(ch for ch in spec.split(".")[0] if ch.isdigit()) or 0)
+    return "-".rjust(width) if v is None else format(v, spec)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    ap.add_argument("--quick", action="store_true", help="only n in {8, 12}")
+    ap.add_argument("--system", choices=["unit_ball", "boolean_cube"], default=None)
+    ap.add_argument("--n", type=int, nargs="*", default=None)
+    ap.add_argument("--solvers", nargs="*", default=["scs", "clarabel", "cvxpy+scs"])
+    ap.add_argument("--regime", choices=["dp", "boundary"], default="dp")
+    ap.add_argument("--time-limit", type=float, default=None, help="solver time limit (s)")
+    ap.add_argument("--timeout", type=float, default=900.0, help="wall limit per case (s)")
+    ap.add_argument("--json", default=None, help="write all rows to this JSON file")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per case (medians reported)")
+    ap.add_argument("--repeat-max-n", type=int, default=16, help="repeat only cases with n <= this")
+    args = ap.parse_args()
+    if args.child:
+        system, n, solver, regime, tl = args.child
+        print(json.dumps(run_case(system, int(n), solver, regime, float(tl) or None)))
+        return
+    grid = {"unit_ball": [8, 12, 16, 24, 30], "boolean_cube": [12, 20, 30]}
+    if args.quick:
+        grid = {"unit_ball": [8, 12], "boolean_cube": [12]}
+    if args.system:
+        grid = {args.system: args.n or grid[args.system]}
+    rows = []
+    print(f"# regime={args.regime} tol={TOL} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} "
+          f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
+    head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
+            f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"
+            f"{'|dX|':>9}{'x scs':>7}{'build%':>7}")
+    print(head)
+    for system, ns in grid.items():
+        for n in ns:
+            base = None
+            for solver in args.solvers:
+                from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
+
+                order = MomentRelaxation.estimate((unit_ball if system == "unit_ball" else boolean_cube)(n),
+                                                  4)["block_orders"][0]
+                if solver == "clarabel" and order > CLARABEL_MAX_ORDER:
+                    r = {"system": system, "n": n, "solver": solver, "order": order,
+                         "status": f"skipped (order {order} > {CLARABEL_MAX_ORDER}: dense KKT)"}
+                else:
+                    reps = args.repeat if n <= args.repeat_max_n else 1
+                    runs = [spawn(system, n, "cvxpy" if solver == "cvxpy+scs" else solver, args.regime,
+                                  args.time_limit, args.timeout) for _ in range(reps)]
+                    r = runs[0]
+                    if all("total" in x for x in runs):
+                        for key in ("build", "solve", "total"):
+                            r[key] = float(np.median([x[key] for x in runs]))
+                        r["peak_mib"] = max(x["peak_mib"] for x in runs)
+                        r["repeats"] = reps
+                r["solver"] = solver
+                if solver == "scs" and "X_orbits" in r:
+                    base = r
+                if base is not None and "X_orbits" in r:
+                    r["diff"] = float(np.max(np.abs(np.subtract(r["X_orbits"], base["X_orbits"]))))
+                    r["ratio"] = r["total"] / base["total"] if base.get("total") else None
+                rows.append(r)
+                print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {solver:<10}"
+                      f"{fmt(r.get('build'), '9.2f')}{fmt(r.get('solve'), '9.2f')}{fmt(r.get('total'), '9.2f')}"
+                      f"{fmt(r.get('iterations'), '7d')} {str(r.get('status'))[:12]:<12}"
+                      f"{fmt(r.get('pres'), '9.1e')}{fmt(r.get('dres'), '9.1e')}{fmt(r.get('gap'), '9.1e')}"
+                      f"{fmt(r.get('peak_mib'), '9.0f')}{fmt(r.get('diff'), '9.1e')}{fmt(r.get('ratio'), '7.2f')}"
+                      f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '7.1f')}",
+                      flush=True)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump([{k: v for k, v in r.items() if k != "X_orbits"} for r in rows], fh, indent=1)
+
+
+if __name__ == "__main__":
+    main()
