@@ -122,6 +122,45 @@ def run_mbi(args, n, layout, noisy, sigma, m):
         return np.asarray(out["est"], dtype=float), float(out["time"])
 
 
+def plot_from_logs(files: list[str], out_png: str) -> None:
+    """Plot error vs n (one panel per epsilon) from the '# <data> n=.. eps=..: name: err (time)' log lines."""
+    import re
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    pat = re.compile(r"^# (planted[^:]*?) n=(\d+) eps=([\d.]+): (.*?); admm")
+    data: dict[float, dict[str, dict[int, float]]] = {}
+    for fname in files:
+        for line in Path(fname).read_text().splitlines():
+            mt = pat.match(line)
+            if not mt:
+                continue
+            n, eps = int(mt.group(2)), float(mt.group(3))
+            for part in mt.group(4).split(" | "):
+                name, rest = part.split(": ")
+                data.setdefault(eps, {}).setdefault(name, {})[n] = float(rest.split(" ")[0])
+    epss = sorted(data)
+    names = sorted({nm for d in data.values() for nm in d})
+    colors = {nm: f"C{i}" for i, nm in enumerate(names)}
+    fig, axes = plt.subplots(1, len(epss), figsize=(4.2 * len(epss), 3.6), squeeze=False)
+    for ax, eps in zip(axes[0], epss):
+        for name, pts in sorted(data[eps].items()):
+            ns = sorted(pts)
+            ax.plot(ns, [pts[v] for v in ns], marker="o", label=name, color=colors[name])
+        ax.set_yscale("log")
+        ax.set_xlabel("n (attributes)")
+        ax.set_title(f"epsilon = {eps:g}, k = 3, m = 2000")
+        ax.grid(True, which="both", alpha=0.3)
+    axes[0][0].set_ylabel("mean sq. error per 3-way count")
+    handles = [plt.Line2D([], [], color=colors[nm], marker="o", label=nm) for nm in names]
+    fig.legend(handles=handles, loc="lower center", ncol=len(names), fontsize=8)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    Path(out_png).parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(out_png, dpi=120)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--n", type=int, nargs="+", default=[10, 16, 24, 32])
@@ -141,7 +180,13 @@ def main() -> None:
     ap.add_argument("--mbi-iters", type=int, default=1000)
     ap.add_argument("--bundled", action="store_true")
     ap.add_argument("--save", type=str, default=None, help="write raw per-seed results (npz)")
+    ap.add_argument("--plot-from", type=str, nargs="+", default=None,
+                    help="only plot: log files of earlier runs (stdout of this script)")
+    ap.add_argument("--plot", type=str, default="docs/img/tables_error_vs_n.png")
     args = ap.parse_args()
+    if args.plot_from:
+        plot_from_logs(args.plot_from, args.plot)
+        return
     k, delta = args.k, args.delta
     print(f"# mbi (Private-PGM) peer: {args.mbi_python or 'not run (pass --mbi-python)'}")
     rows = []

@@ -445,5 +445,97 @@ def under_noised(factor: float = 0.5) -> Iterator[None]:
             setattr(module, name, fn)
 
 
-__all__ = ["audit_mechanism", "AuditResult", "GaussianMeasurement", "clopper_pearson", "under_noised",
-           "TESTS"]
+# ------------------------------------------------------- library mechanisms
+
+
+@dataclass(frozen=True)
+class AuditTarget:
+    """A library mechanism ready to audit: the batched measurement and a worst-case adjacent pair."""
+
+    name: str
+    mechanism: GaussianMeasurement
+    D: Any
+    D_prime: Any
+    adjacency: str
+
+
+def standard_targets(epsilon: float, delta: float) -> dict[str, AuditTarget]:
+    r"""Every sosproj mechanism wrapped for :func:`audit_mechanism` at the claim ``(epsilon, delta)``.
+
+    Each target pairs the mechanism's noisy measurement (noise-only configuration,
+    :class:`GaussianMeasurement`) with a **worst-case** adjacent pair under the
+    mechanism's stated adjacency: the measured difference has norm exactly the
+    stated sensitivity, so the audit tests the calibration where it is tight.
+
+    * ``perturb_and_project``: caller's adjacency :math:`\|A - A'\|_F \le \Delta = 1`;
+      :math:`A = 0`, :math:`A' = (0.6, 0.8, 0, 0)`; ``S = Box(-1e9, 1e9)`` (the projection
+      is post-processing, so the audited quantity is :math:`A + W`).
+    * ``cosine``: :math:`\|UU^T - U'U'^T\|_F \le \Delta`; one of three unit vectors turned by 90
+      degrees, :math:`\Delta = 2` (the pair's exact distance), ``method="gaussian"``.
+    * ``marginals``: replace-one, ``k = 1``, ``method="gaussian"`` (the answers are the whole
+      measurement :math:`Y/\text{scale}`); a row replaced by its complement moves
+      :math:`T` by exactly the sensitivity :math:`1/m`.
+    * ``tables`` / ``tables_discrete``: replace-one, 1-way tables of 2 attributes; the row
+      ``(0, 0)`` replaced by ``(1, 1)`` moves each table by one count between two cells,
+      norm :math:`\sqrt{2 \cdot 2}` = the sensitivity; Gaussian or discrete Gaussian noise.
+
+    >>> sorted(standard_targets(1.0, 1e-6))
+    ['cosine', 'marginals', 'perturb_and_project', 'tables', 'tables_discrete']
+    """
+    epsilon = check_epsilon(epsilon)
+    delta = check_delta(delta)
+    from sosproj.mechanisms.cosine import normalize_rows, release_cosine_similarities
+    from sosproj.mechanisms.marginal_tables import release_tables
+    from sosproj.mechanisms.marginals import release_marginals
+    from sosproj.mechanisms.perturb_and_project import perturb_and_project
+    from sosproj.sets import Box
+
+    out: dict[str, AuditTarget] = {}
+    box = Box(-1e9, 1e9)
+
+    def pap(data: Any, rng: Any) -> Any:
+        return perturb_and_project(data, box, epsilon=epsilon, delta=delta, sensitivity=1.0, rng=rng)
+
+    out["perturb_and_project"] = AuditTarget("perturb_and_project", GaussianMeasurement(pap), np.zeros(4),
+                                             np.array([0.6, 0.8, 0.0, 0.0]), "||A - A'||_F <= 1 (caller's)")
+
+    V = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
+    V2 = V.copy()
+    V2[0] = [0.0, 1.0]
+    U, U2 = normalize_rows(V), normalize_rows(V2)
+    sens = float(np.linalg.norm(U @ U.T - U2 @ U2.T))
+
+    def cos(data: Any, rng: Any) -> Any:
+        return release_cosine_similarities(data, epsilon=epsilon, delta=delta, sensitivity=sens,
+                                           method="gaussian", rng=rng)
+
+    out["cosine"] = AuditTarget("cosine", GaussianMeasurement(cos), V, V2,
+                                "||UU^T - U'U'^T||_F <= sensitivity (= 2 for this pair)")
+
+    D = np.random.default_rng(5).integers(0, 2, size=(50, 4))
+    D2 = D.copy()
+    D2[0] = 1 - D[0]
+
+    def marg(data: Any, rng: Any) -> Any:
+        return release_marginals(data, 1, epsilon=epsilon, delta=delta, method="gaussian", rng=rng)
+
+    out["marginals"] = AuditTarget(
+        "marginals", GaussianMeasurement(marg, value=lambda r: r.moments[1:],
+                                         noise_scale=lambda r: r.sigma / r.info["scale"]),
+        D, D2, "replace-one (m public)")
+
+    T = np.array([[0, 0], [1, 0], [0, 1], [1, 1], [1, 0]])
+    T2 = T.copy()
+    T2[0] = [1, 1]
+    for name, noise in (("tables", "gaussian"), ("tables_discrete", "discrete")):
+        def tab(data: Any, rng: Any, noise: str = noise) -> Any:
+            return release_tables(data, 1, epsilon=epsilon, delta=delta, rng=rng, noise=noise, max_iter=200)
+
+        out[name] = AuditTarget(name, GaussianMeasurement(tab, value=lambda r: r.info["measured_cells"],
+                                                          noise=noise, verify_trials=60),
+                                T, T2, "replace-one (m public)")
+    return out
+
+
+__all__ = ["audit_mechanism", "AuditResult", "AuditTarget", "GaussianMeasurement", "clopper_pearson",
+           "standard_targets", "under_noised", "TESTS"]

@@ -14,7 +14,14 @@ import math
 import numpy as np
 import pytest
 
-from sosproj.audit import AuditResult, GaussianMeasurement, audit_mechanism, clopper_pearson, under_noised
+from sosproj.audit import (
+    AuditResult,
+    GaussianMeasurement,
+    audit_mechanism,
+    clopper_pearson,
+    standard_targets,
+    under_noised,
+)
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.privacy.calibration import gaussian_sigma
 
@@ -24,85 +31,17 @@ TRIALS = 400_000
 
 # ------------------------------------------------------------------- targets
 
-
-def _perturb_and_project(eps: float, delta: float) -> tuple[GaussianMeasurement, object, object]:
-    from sosproj.mechanisms.perturb_and_project import perturb_and_project
-    from sosproj.sets import Box
-
-    # adjacency of the caller: ||A - A'||_F <= 1; worst case: a difference of norm exactly 1
-    A = np.zeros(4)
-    A2 = np.array([0.6, 0.8, 0.0, 0.0])
-    S = Box(-1e9, 1e9)  # projection is post-processing: audit the measurement A + W
-
-    def rel(data: np.ndarray, rng: object) -> object:
-        return perturb_and_project(data, S, epsilon=eps, delta=delta, sensitivity=1.0, rng=rng)
-
-    return GaussianMeasurement(rel), A, A2
-
-
-def _cosine(eps: float, delta: float) -> tuple[GaussianMeasurement, object, object]:
-    from sosproj.mechanisms.cosine import normalize_rows, release_cosine_similarities
-
-    V = np.array([[1.0, 0.0], [1.0, 0.0], [0.0, 1.0]])
-    V2 = V.copy()
-    V2[0] = [0.0, 1.0]
-    U, U2 = normalize_rows(V), normalize_rows(V2)
-    sens = float(np.linalg.norm(U @ U.T - U2 @ U2.T))  # = 2: the pair is worst case for this sensitivity
-    assert sens == pytest.approx(2.0)
-
-    def rel(data: np.ndarray, rng: object) -> object:
-        return release_cosine_similarities(data, epsilon=eps, delta=delta, sensitivity=sens,
-                                           method="gaussian", rng=rng)
-
-    return GaussianMeasurement(rel), V, V2
-
-
-def _marginals(eps: float, delta: float) -> tuple[GaussianMeasurement, object, object]:
-    from sosproj.mechanisms.marginals import release_marginals
-
-    rng = np.random.default_rng(5)
-    D = rng.integers(0, 2, size=(50, 4))
-    D2 = D.copy()
-    D2[0] = 1 - D[0]  # replace-one: the complement row moves T by exactly 1/m (the sensitivity)
-
-    def rel(data: np.ndarray, rng: object) -> object:
-        return release_marginals(data, 1, epsilon=eps, delta=delta, method="gaussian", rng=rng)
-
-    # k = 1, method "gaussian": the answers are the whole measurement Y / scale
-    return GaussianMeasurement(rel, value=lambda r: r.moments[1:],
-                               noise_scale=lambda r: r.sigma / r.info["scale"]), D, D2
-
-
-def _tables(eps: float, delta: float, noise: str = "gaussian") -> tuple[GaussianMeasurement, object, object]:
-    from sosproj.mechanisms.marginal_tables import release_tables
-
-    D = np.array([[0, 0], [1, 0], [0, 1], [1, 1], [1, 0]])
-    D2 = D.copy()
-    D2[0] = [1, 1]  # each 1-way table moves one count between two cells: ||diff|| = sqrt(2*2)
-
-    def rel(data: np.ndarray, rng: object) -> object:
-        return release_tables(data, 1, epsilon=eps, delta=delta, rng=rng, noise=noise, max_iter=200)
-
-    return GaussianMeasurement(rel, value=lambda r: r.info["measured_cells"], noise=noise,
-                               verify_trials=60), D, D2
-
-
-TARGETS = {
-    "perturb_and_project": _perturb_and_project,
-    "cosine": _cosine,
-    "marginals": _marginals,
-    "tables": _tables,
-    "tables_discrete": lambda e, d: _tables(e, d, "discrete"),
-}
+NAMES = ["perturb_and_project", "cosine", "marginals", "tables", "tables_discrete"]
 # every mechanism at every claim; the discrete-noise variant of release_tables (the slowest to
 # simulate: ~1.5 us per exact discrete Gaussian sample) at one claim to stay in the time budget
-CASES = [(name, eps, delta) for name in TARGETS for eps, delta in CLAIMS
+CASES = [(name, eps, delta) for name in NAMES for eps, delta in CLAIMS
          if name != "tables_discrete" or eps == 1.0]
 
 
 @pytest.mark.parametrize("name,eps,delta", CASES)
 def test_library_mechanisms_pass_and_halved_fail(name: str, eps: float, delta: float) -> None:
-    mech, D, D2 = TARGETS[name](eps, delta)
+    target = standard_targets(eps, delta)[name]
+    mech, D, D2 = target.mechanism, target.D, target.D_prime
     # the pair is worst case: the measured difference equals the stated sensitivity
     rel = mech.release(D, 0)
     diff = np.linalg.norm(mech.exact(D2) - mech.exact(D))
@@ -116,7 +55,7 @@ def test_library_mechanisms_pass_and_halved_fail(name: str, eps: float, delta: f
     assert good.epsilon_lower_bound <= eps
 
     with under_noised(0.5):
-        bad_mech, _, _ = TARGETS[name](eps, delta)
+        bad_mech = standard_targets(eps, delta)[name].mechanism
         bad = audit_mechanism(bad_mech, D, D2, epsilon=eps, delta=delta, trials=trials, rng=2)
     assert not bad.passed, bad
     assert bad.epsilon_lower_bound > eps

@@ -140,7 +140,7 @@ def test_sensitivity_random_and_worst_case_adjacent_datasets():
     g = np.random.default_rng(5)
     n, k, m = 8, 3, 40
     Delta = normalized_tensor_sensitivity(n, k, m)
-    for trial in range(200):
+    for _trial in range(200):
         D = (g.random((m, n)) < g.random()).astype(np.uint8)
         D2 = D.copy()
         D2[g.integers(m)] = (g.random(n) < g.random()).astype(np.uint8)

@@ -115,8 +115,8 @@ def test_topk_keeps_m_t_k_entries():
 
 
 def test_accountant_is_charged_before_release():
-    from sosproj.privacy.accountant import PrivacyAccountant
     from sosproj.errors import PrivacyBudgetError
+    from sosproj.privacy.accountant import PrivacyAccountant
 
     acc = PrivacyAccountant(1.0, 1e-6)
     D = planted_binary(50, 4, rng=0)
@@ -178,3 +178,61 @@ def test_release_object_validation_and_queries():
         MarginalRelease.from_subset_moments([(0,)], [np.nan], m=1, n=1, k=1, method="x", epsilon=1,
                                             delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
     assert r.privacy["adjacency"] == "replace-one"
+
+
+def test_sparse_input_matches_dense_input():
+    import scipy.sparse as sps
+
+    D = sparse_binary(80, 12, 3, rng=4)
+    a = release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="symmetrize", sparsity=3, rng=9)
+    b = release_marginals(D.toarray(), 2, epsilon=1.0, delta=1e-6, method="symmetrize", sparsity=3, rng=9)
+    np.testing.assert_array_equal(a.moments, b.moments)
+    assert sps.issparse(D)
+
+
+def test_truncation_policy_applies_before_measurement():
+    D = np.array([[1, 1, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]] * 5)
+    with noise_disabled():
+        rel = release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="symmetrize", sparsity=2, rng=0)
+    # first row truncated to its first two ones: attribute 2 is never counted from it
+    assert rel.query([2]) == 0.0 and rel.query([0, 1]) == 5.0
+    assert "truncat" not in str(rel.info).lower() or rel.info["on_violation"] == "truncate"
+    assert np.isclose(rel.sensitivity, np.sqrt(2) / 15)
+
+
+def test_tables_method_is_dispatched():
+    pytest.importorskip("sosproj.mechanisms.marginal_tables")
+    D = planted_binary(60, 4, rng=0)
+    with noise_disabled():
+        rel = release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="tables", rng=0)
+    _, c = subset_counts(D, 2)
+    np.testing.assert_allclose(rel.m * rel.moments, c, atol=1e-2)
+    assert rel.method == "tables"
+    with pytest.raises(InvalidParameterError):
+        release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="tables", sparsity=2, rng=0)
+
+
+def test_auto_method_resolves_from_public_parameters_only():
+    from sosproj.mechanisms.marginals import DEFAULT_METHOD, resolve_method
+
+    assert DEFAULT_METHOD == "auto"
+    assert resolve_method(None) == "tables" and resolve_method(3) == "cube"
+    D = sparse_binary(40, 5, 2, rng=0)
+    with noise_disabled():
+        rel = release_marginals(D, 2, epsilon=1.0, delta=1e-6, sparsity=2, rng=0)
+    assert rel.method == "cube"
+
+
+def test_tables_dispatch_charges_accountant_and_checks_options():
+    pytest.importorskip("sosproj.mechanisms.marginal_tables")
+    from sosproj.errors import PrivacyBudgetError
+    from sosproj.privacy.accountant import PrivacyAccountant
+
+    D = planted_binary(60, 4, rng=0)
+    acc = PrivacyAccountant(1.0, 1e-6)
+    release_marginals(D, 2, epsilon=0.9, delta=1e-7, method="tables", rng=0, accountant=acc)
+    with pytest.raises(PrivacyBudgetError):
+        release_marginals(D, 2, epsilon=0.9, delta=1e-7, method="tables", rng=0, accountant=acc)
+    with pytest.raises(InvalidParameterError):
+        release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="tables", rng=0,
+                          project_options={"warm_start": True})

@@ -28,7 +28,7 @@ def test_noise_off_sdp_methods_return_exact_counts(method, k, kw):
     _, c = subset_counts(D, k)
     np.testing.assert_allclose(rel.m * rel.moments, c, atol=1e-4 * rel.m)
     assert rel.info["projection"]["converged"]
-    assert rel.info["degree"] == kw.get("degree", default_degree(method, k))
+    assert rel.info["degree"] == kw.get("degree", default_degree(method, k, n))
 
 
 def _noisy_input(D, k, rel, seed, sparsity=None):

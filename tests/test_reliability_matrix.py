@@ -56,6 +56,7 @@ class Cell:
     error: type[BaseException]
     note: str = ""
     bug: str = ""
+    run: bool = True  # False only for a defect cell too slow to run (the reason is in ``bug``)
 
 
 ROWS: dict[str, dict[str, Cell | NA]] = {}
@@ -162,7 +163,8 @@ for _name, _fn in [("privacy.basic_composition", acc_mod.basic_composition),
 _g = _p(noise.gaussian_noise, (3,), 1.0, rng=0)
 row("privacy.gaussian_noise",
     nan=Cell(_g((3,), NAN), E_PAR), inf=Cell(_g((3,), INF), E_PAR),
-    shape=Cell(_g((-1, 2), 1.0), ValueError, "numpy's own ValueError (negative dimension)"),
+    shape=Cell(_g((-1, 2), 1.0), E_PAR,
+               bug="a negative dimension raises numpy's own ValueError (shape is not validated)"),
     dtype=Cell(_g((3,), 1.0, rng="seed"), E_TY),
     empty=NA("an empty shape is a valid request (returns an empty array)"),
     range=Cell(_g((3,), -1.0), E_PAR), nonbinary=NO_DATA,
@@ -215,6 +217,7 @@ row("audit.audit_mechanism",
     empty=Cell(_au(_Toy(), 1.0, 1.0), E_IN, "identical inputs: empty difference"),
     range=Cell(_au(trials=10), E_PAR), nonbinary=NO_DATA,
     oversize=NA("memory bounded by batch_size x output size"))
+scalar_row("audit.standard_targets", audit.standard_targets, PRIV, "epsilon", {"delta": 0.0})
 _cp = _p(audit.clopper_pearson, 5, 10, 0.05)
 row("audit.clopper_pearson",
     nan=Cell(_cp(NAN, 10, 0.05), E_IN), inf=Cell(_cp(INF, 10, 0.05), E_IN),
@@ -307,7 +310,8 @@ _CVX = "cvxpy's/SCS's own ValueError escapes (the reference helper does not vali
 _cx = _p(S.cvxpy_project, S.Box(-1, 1), np.zeros(2))
 row("sets.cvxpy_project",
     nan=Cell(_cx(S.Box(-1, 1), np.array([NAN, 0.0])), E_IN, bug=_CVX),
-    inf=Cell(_cx(S.Box(-1, 1), np.array([INF, 0.0])), E_IN, bug=_CVX),
+    inf=Cell(_cx(S.Box(-1, 1), np.array([INF, 0.0])), E_IN, run=False,
+             bug=_CVX + "; not run: the solver iterates to its cap (about 20 s) before failing"),
     shape=NA("any shape the set accepts"),
     dtype=Cell(_cx("box", np.zeros(2)), E_TY, "a non-set S"),
     empty=Cell(_cx(S.Box(-1, 1), np.zeros(0)), E_IN, bug=_CVX),
@@ -388,12 +392,14 @@ row("data.tensor_from_subset_moments",
     shape=Cell(_tf(np.zeros(2), 3, 2), E_IN, "wrong number of subset moments"),
     dtype=Cell(_tf(np.array(["a"]), 3, 2), E_TY, bug=NUMPY_VALUEERROR), empty=Cell(_tf(np.zeros(0), 3, 2), E_IN),
     range=Cell(_tf(_mu, 3, 0), E_IN, "k = 0 does not match the number of moments"), nonbinary=NA("real-valued input"),
-    oversize=Cell(lambda: dt.tensor_from_subset_moments(np.zeros(n_subsets_upto(60, 3)), 60, 3), E_RES, "n^k output over the memory budget"))
+    oversize=Cell(lambda: dt.tensor_from_subset_moments(np.zeros(n_subsets_upto(60, 3)), 60, 3), E_RES,
+                  "n^k output over the memory budget"))
 
 _ld = _p(dt.load_dataset, "digits")
 row("data.load_dataset",
     nan=NA("takes a name"), inf=NA("takes a name"), shape=NA("takes a name"),
-    dtype=Cell(_ld(3), E_PAR, "a non-string name is reported as an unknown name"), empty=Cell(_ld(""), E_PAR), range=Cell(_ld("no-such-dataset"), E_PAR),
+    dtype=Cell(_ld(3), E_PAR, "a non-string name is reported as an unknown name"),
+    empty=Cell(_ld(""), E_PAR), range=Cell(_ld("no-such-dataset"), E_PAR),
     nonbinary=NA("bundled data are validated at build time"), oversize=NA("bundled data are small"))
 
 # =================================================================== poly/sdp
@@ -461,7 +467,8 @@ scalar_row("validation.check_privacy_params", va.check_privacy_params, {**PRIV, 
 # ---------------------------------------------------------------- the tests
 
 CELLS = [pytest.param(fn, cls, id=f"{fn}-{cls}",
-                      marks=([pytest.mark.xfail(strict=True, reason=f"known defect: {cells[cls].bug}")]
+                      marks=([pytest.mark.xfail(strict=True, run=cells[cls].run,
+                                                reason=f"known defect: {cells[cls].bug}")]
                              if isinstance(cells[cls], Cell) and cells[cls].bug else []))
          for fn, cells in ROWS.items() for cls in CLASSES]
 
@@ -477,12 +484,10 @@ def test_cell(function: str, bad_input: str, monkeypatch: pytest.MonkeyPatch) ->
     with pytest.raises(cell.error) as info:
         cell.call()
     err = info.value
-    if cell.error is not ValueError:  # numpy's own errors are listed as such in the table
-        assert isinstance(err, SosprojError), f"{type(err).__name__}: {err}"
-        assert type(err) is cell.error or isinstance(err, cell.error)
-        # no data values in the message: the NaN/inf cells must not echo 'nan'/'inf' values
-        msg = str(err)
-        assert "nan," not in msg.lower() and "[nan" not in msg.lower() and "[inf" not in msg.lower()
+    assert isinstance(err, SosprojError), f"{type(err).__name__}: {err}"
+    # no data values in the message: the NaN/inf cells must not echo 'nan'/'inf' values
+    msg = str(err).lower()
+    assert "nan," not in msg and "[nan" not in msg and "[inf" not in msg and "[ 0." not in msg
 
 
 PUBLIC_NAMESPACES = ["sosproj", "sosproj.privacy", "sosproj.mechanisms", "sosproj.sets", "sosproj.data",
@@ -491,7 +496,7 @@ PUBLIC_NAMESPACES = ["sosproj", "sosproj.privacy", "sosproj.mechanisms", "sospro
 # public names that are not functions taking user input, with the reason
 EXCLUDED = {
     "result containers (frozen dataclasses built by sosproj)": [
-        "Release", "MarginalRelease", "AuditResult", "Charge", "ProjectionInfo", "SupportResult",
+        "Release", "MarginalRelease", "AuditResult", "AuditTarget", "Charge", "ProjectionInfo", "SupportResult",
         "ComplexityEstimate", "RateFit", "CheckResult", "Report", "Readout", "MomentCheck", "PSDBlock",
         "FourierForm", "PolytopeFit"],
     "errors, warnings, constants, type aliases and submodules": [

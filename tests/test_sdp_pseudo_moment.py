@@ -38,8 +38,8 @@ def _cvxpy_projection(R, k: int, Y: np.ndarray) -> tuple[np.ndarray, float]:
     return ro.to_tensor(ro(y.value)), float(prob.value)
 
 
-CASES = [(unit_ball, 4, 3, 0), (unit_ball, 6, 3, 1), (boolean_cube, 5, 3, 2), (unit_ball, 7, 2, 3),
-         (boolean_cube, 8, 3, 4)]
+CASES = [(unit_ball, 4, 3, 4, 0), (unit_ball, 6, 3, 4, 1), (boolean_cube, 5, 3, 4, 2), (unit_ball, 6, 2, 4, 3),
+         (unit_ball, 8, 2, 2, 4), (boolean_cube, 8, 2, 2, 5)]
 
 
 @pytest.fixture(scope="module")
@@ -55,9 +55,9 @@ def relaxations():
     return get
 
 
-@pytest.mark.parametrize(("system", "n", "k", "seed"), CASES)
-def test_projection_agrees_across_solvers_and_with_cvxpy(relaxations, system, n, k, seed):
-    R = relaxations(system, n)
+@pytest.mark.parametrize(("system", "n", "k", "degree", "seed"), CASES)
+def test_projection_agrees_across_solvers_and_with_cvxpy(relaxations, system, n, k, degree, seed):
+    R = relaxations(system, n, degree)
     rng = np.random.default_rng(seed)
     Y = 0.4 * rng.standard_normal((n,) * k)      # full, non-symmetric tensor
     ref, ref_val = _cvxpy_projection(R, k, Y)

@@ -34,7 +34,7 @@ def test_dense_binary_normalization_sensitivity_is_one_over_m(k):
     rng = np.random.default_rng(k)
     n, m = 5, 7
     worst = 0.0
-    for trial in range(150):
+    for _ in range(150):
         X = (rng.random((m, n)) < rng.random()).astype(float)
         i = int(rng.integers(m))
         x_new = (rng.random(n) < rng.random()).astype(float)

@@ -16,8 +16,9 @@ ROOT = Path(__file__).resolve().parents[2]
 API = ROOT / "docs" / "api"
 
 TITLES = {
-    "core": ("Core: errors, validation, random generators", "The error family, input validation at the "
-             "door and SPEC 7 random-generator handling."),
+    "core": ("Core: errors, validation, random generators, audits",
+             "The error family, input validation at the door, SPEC 7 random-generator handling "
+             "and empirical privacy audits."),
     "mechanisms": ("Mechanisms", "Perturb-and-project and the private releases built on it."),
     "privacy": ("Privacy", "Gaussian noise calibration, samplers and budget accounting."),
     "sets": ("Convex sets", "The `ConvexSet` protocol: projections, support functions, membership."),

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -173,6 +173,27 @@ def _support_values(S: Any, shape: tuple[int, ...], seeds: list[np.random.SeedSe
     return out, unconverged
 
 
+def _trial_seeds(rng: RngLike, trials: int) -> list[np.random.SeedSequence]:
+    gen = as_generator(rng)
+    root = np.random.SeedSequence([int(x) for x in gen.integers(0, 2**32, size=8)])
+    return root.spawn(trials)
+
+
+def gaussian_draws(shape: Sequence[int], trials: int, rng: RngLike = None) -> Iterator[np.ndarray]:
+    """The arrays ``W`` that :func:`gaussian_complexity` draws for the same ``trials`` and ``rng``.
+
+    Lets a check evaluate other functionals on the very same draws (paired comparisons).
+
+    >>> from sosproj.sets import Box
+    >>> est = gaussian_complexity(Box(-1, 1), shape=(3,), trials=4, rng=0)
+    >>> bool(np.allclose([np.abs(W).sum() for W in gaussian_draws((3,), 4, rng=0)], est.values))
+    True
+    """
+    shape_t = tuple(int(s) for s in shape)
+    for seed in _trial_seeds(rng, check_int(trials, "trials", minimum=1)):
+        yield np.random.default_rng(seed).standard_normal(shape_t)
+
+
 def _chunks(items: list[Any], n_chunks: int) -> list[list[Any]]:
     n_chunks = max(1, min(n_chunks, len(items)))
     bounds = np.linspace(0, len(items), n_chunks + 1).astype(int)
@@ -267,9 +288,7 @@ def gaussian_complexity(S: Any, shape: Sequence[int] | int | None = None, trials
     if n_jobs == 0:
         raise InvalidParameterError("n_jobs must be a positive count or -1 (all cores)")
 
-    gen = as_generator(rng)
-    root = np.random.SeedSequence([int(x) for x in gen.integers(0, 2**32, size=8)])
-    seeds = root.spawn(trials)
+    seeds = _trial_seeds(rng, trials)
 
     t0 = time.perf_counter()
     with progress_bar(total=trials, desc=f"G({type(S).__name__})", enabled=progress) as bar:
@@ -308,4 +327,4 @@ def gaussian_complexity(S: Any, shape: Sequence[int] | int | None = None, trials
     return ComplexityEstimate.from_values(values, confidence=float(confidence), shape=shape_t, info=info)
 
 
-__all__ = ["ComplexityEstimate", "gaussian_complexity", "resolve_shape"]
+__all__ = ["ComplexityEstimate", "gaussian_complexity", "gaussian_draws", "resolve_shape"]

@@ -303,6 +303,37 @@ def write_report(report: Report, out_dir: str | os.PathLike[str]) -> Report:
     return final
 
 
+def _fmt(v: Any) -> str:
+    if isinstance(v, (list, tuple)) and len(v) == 2 and all(isinstance(x, (int, float)) for x in v):
+        return f"[{v[0]:.3g}, {v[1]:.3g}]"
+    if isinstance(v, float):
+        return f"{v:.3g}"
+    return "" if v is None else str(v)
+
+
+def markdown_summary(report: Report, image_prefix: str | None = None) -> str:
+    """A markdown table of a report: verdict, measured against theoretical constants and exponents.
+
+    ``image_prefix`` (a folder, relative to the page) adds the plots below the table.
+
+    >>> r = Report("s", "", True, 0, (), "2026-01-01T00:00:00+00:00", 1.0)
+    >>> markdown_summary(r).splitlines()[0]
+    '| check | verdict | measured | theory | time (s) |'
+    """
+    lines = ["| check | verdict | measured | theory | time (s) |", "|---|---|---|---|---|"]
+    for r in report.results:
+        meas = "; ".join(f"{k} = {_fmt(v)}" for k, v in r.measured.items()
+                         if k.startswith(("constant", "exponent", "ratio")) or k.endswith("exponent"))
+        theo = "; ".join(f"{k} = {_fmt(v)}" for k, v in r.theoretical.items()
+                         if isinstance(v, (int, float, str)) and not isinstance(v, bool))
+        lines.append(f"| `{r.name}` | **{r.verdict}** | {meas} | {theo} | {r.time:.1f} |")
+    if image_prefix is not None:
+        for r in report.results:
+            if r.name in report.files:
+                lines += ["", f"![{r.title}]({image_prefix.rstrip('/')}/{report.files[r.name]})"]
+    return "\n".join(lines)
+
+
 def _check_seed(seed: int, name: str) -> np.random.SeedSequence:
     return np.random.SeedSequence([seed, zlib.crc32(name.encode())])
 
@@ -351,4 +382,5 @@ def run_spec(path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | Non
     return write_report(report, target)
 
 
-__all__ = ["Report", "Spec", "SpecEntry", "environment", "plot_result", "run_spec", "write_report"]
+__all__ = ["Report", "Spec", "SpecEntry", "environment", "markdown_summary", "plot_result", "run_spec",
+           "write_report"]

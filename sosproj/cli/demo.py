@@ -26,7 +26,7 @@ Examples
 experiments at :data:`QUICK` sizes in seconds; ``tests/test_cli_demo.py`` runs it.
 
 >>> FULL.cosine_n, FULL.marginal_n, FULL.k, FULL.epsilon
-(150, 10, 3, 1.0)
+(100, 10, 3, 1.0)
 >>> "exact" in FULL.cosine_methods and "cube" in FULL.marginal_methods
 True
 """
@@ -73,7 +73,7 @@ class DemoConfig:
         default_factory=lambda: {"tables": {"solver": "admm"}})
 
 
-FULL = DemoConfig(cosine_n=150, cosine_methods=("gaussian", "alternating", "dykstra", "exact"),
+FULL = DemoConfig(cosine_n=100, cosine_methods=("gaussian", "alternating", "dykstra", "exact"),
                   marginal_n=10, marginal_methods=("gaussian", "symmetrize", "cube", "tables"))
 QUICK = DemoConfig(cosine_n=24, cosine_methods=("gaussian", "alternating", "dykstra", "exact"),
                    marginal_n=5, marginal_methods=("gaussian", "symmetrize", "cube", "tables"))

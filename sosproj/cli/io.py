@@ -239,8 +239,9 @@ def write_files(writers: Mapping[str | os.PathLike[str], Writer], *, name: str =
     are they renamed into place. On any failure, including
     ``KeyboardInterrupt``, the temporary files are removed and any destination
     already renamed in this call is removed again, so no partial or half-paired
-    output remains. Raises :class:`OutputError` when a destination cannot be
-    written.
+    output remains (when overwriting, the previous version of a destination that
+    was already replaced is lost with it). Raises :class:`OutputError` when a
+    destination cannot be written.
 
     >>> import os, tempfile
     >>> d = tempfile.mkdtemp()
@@ -249,7 +250,6 @@ def write_files(writers: Mapping[str | os.PathLike[str], Writer], *, name: str =
     ['a.txt']
     """
     staged: list[tuple[str, str]] = []
-    done: list[str] = []
     try:
         for path, writer in writers.items():
             path = os.fspath(path)
@@ -260,14 +260,16 @@ def write_files(writers: Mapping[str | os.PathLike[str], Writer], *, name: str =
             except OSError as exc:
                 raise OutputError(f"{name}: cannot write {path} ({exc.strerror}); "
                                   "choose a writable location") from exc
-            done.append(path)
     except BaseException:
-        for tmp, _ in staged:
-            _unlink_quietly(tmp)
-        for path in done:
-            _unlink_quietly(path)
+        # A staged file that no longer exists was renamed into place (possibly just
+        # before an interrupt arrived): remove the destination so no half pair remains.
+        for tmp, path in staged:
+            if os.path.exists(tmp):
+                _unlink_quietly(tmp)
+            else:
+                _unlink_quietly(path)
         raise
-    return done
+    return [path for _, path in staged]
 
 
 def atomic_write(path: str | os.PathLike[str], writer: Writer, *, name: str = "OUTPUT") -> str:

@@ -7,17 +7,16 @@ writes files.
 
 Exit codes (stable, for scripts):
 
-====  ==================================================================
-0     success
-1     any other error (a bug: rerun with ``--debug`` for the traceback)
-2     bad input or usage: unknown option, missing/malformed input file,
-      invalid parameter, unwritable output path, problem too large
-3     solver failure: a projection or conic solve did not converge, or the
-      requested solver is not installed/licensed
-4     refused on privacy grounds: privacy budget exceeded, or data that
-      would break the stated sensitivity (policy refusal)
-130   interrupted (Ctrl-C); no partial output file is left behind
-====  ==================================================================
+* ``0``: success;
+* ``1``: any other error (a bug: rerun with ``--debug`` for the traceback), or a
+  failed certificate check;
+* ``2``: bad input or usage: unknown option, missing/malformed input file,
+  invalid parameter, unwritable or existing output path, problem too large;
+* ``3``: solver failure: a projection or conic solve did not converge, or the
+  requested solver is not installed/licensed;
+* ``4``: refused on privacy grounds: privacy budget exceeded, or data that would
+  break the stated sensitivity (policy refusal);
+* ``130``: interrupted (Ctrl-C); no partial output file is left behind.
 
 Examples
 --------

@@ -5,8 +5,7 @@ writes ``OUT.npz`` (the release) plus ``OUT.json`` (the sidecar) as one atomic
 unit: both files are staged as temporary siblings and renamed into place only
 when both were written, so an interrupted run leaves neither.
 
-What the sidecar holds, and why it is safe to publish with the release
-------------------------------------------------------------------------
+**What the sidecar holds, and why it is safe to publish with the release.**
 The privacy parameters (epsilon, delta, sensitivity, noise sigma, calibration,
 adjacency), the mechanism and method, the sosproj version, the public shape
 parameters the release itself reveals (``n``; ``k`` for marginals) and the
@@ -15,10 +14,10 @@ convergence, time) -- all functions of the noisy release and of public
 parameters. It never holds the input file name, a hash of the input, the
 vector dimension of the cosine input or any statistic of the raw data.
 
-``m`` (the number of records) for marginals: the mechanism's adjacency is
+**The number of records ``m`` is public.** The marginals mechanism's adjacency is
 "replace one record", under which neighbouring datasets have the same ``m``, so
 ``m`` is a public parameter of the release (it is needed to turn normalized
-moments into counts) and is stored in the ``.npz``. If the dataset size itself
+moments into counts) and is stored in the ``.npz``. If the dataset size
 is itself sensitive, this mechanism does not apply as is: under add/remove-one
 adjacency the normalized moments have a different sensitivity, and ``m`` would
 have to be released separately (e.g. by a Laplace or Gaussian count) and charged

@@ -27,6 +27,7 @@ topk           keep the largest :math:`m t^k` entries of ``Y`` (the paper's triv
 cube           project onto the Boolean-cube relaxation :math:`x_i^2 = x_i/\sqrt{s}`
                (degree ``2 ceil(k/2)``), with ``sparsity=t`` also :math:`\sum_i x_i\le\sqrt t`
 tables         measure contingency tables instead (:mod:`sosproj.mechanisms.marginal_tables`)
+auto           (default) ``tables`` without a row bound, ``cube`` with ``sparsity=t``
 =============  ==========================================================================
 
 Answers are read from the post-processed tensor by averaging the tuples of each support
@@ -80,12 +81,15 @@ from sosproj.validation import (
     check_privacy_params,
 )
 
-METHODS = ("gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "topk", "cube", "tables")
-#: The default method, chosen from the measurements in ``docs/bench_marginals.md``.
-DEFAULT_METHOD = "cube"
+METHODS = ("auto", "gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "topk", "cube", "tables")
+#: The default method, chosen from the measurements in ``docs/bench_marginals.md``: ``"auto"``
+#: resolves (from public parameters only) to ``"tables"`` for dense data (``sparsity=None``) and
+#: to ``"cube"`` with the row-sparsity constraint when ``sparsity=t`` is given.
+DEFAULT_METHOD = "auto"
 CALIBRATIONS = ("analytic", "paper", "classical")
 
-__all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD", "default_degree"]
+__all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD", "default_degree",
+           "resolve_method"]
 
 
 # ====================================================================== release object
@@ -293,20 +297,47 @@ class MarginalRelease:
 # ====================================================================== mechanism
 
 
-def default_degree(method: str, k: int) -> int | None:
-    """Smallest relaxation degree the theory needs for ``method`` at order ``k`` (``None``: no SDP).
+def resolve_method(sparsity: int | None) -> str:
+    """The method ``"auto"`` stands for: ``"tables"`` without a row bound, ``"cube"`` with one.
+
+    Measured (``docs/bench_marginals.md``): on dense data measuring contingency tables and
+    projecting onto the cube relaxation (issue 10) had the lowest error in every cell; with a
+    public row bound ``t`` the ``t``-sparse tensor normalization (sensitivity ``sqrt(2)/m``
+    on ``t^{k/2}``-scaled entries) makes the tensor measurement projected onto the cube with
+    the row-sparsity constraint the best.
+
+    >>> resolve_method(None), resolve_method(4)
+    ('tables', 'cube')
+    """
+    return "tables" if sparsity is None else "cube"
+
+
+#: Largest ``n`` for which ``"cube"`` with ``k = 2`` defaults to degree 4 (moment matrix of order
+#: ``1 + n + C(n, 2) <= 301``); above it the default is degree 2 for speed.
+CUBE_DEGREE4_MAX_N = 24
+
+
+def default_degree(method: str, k: int, n: int | None = None) -> int | None:
+    """Default relaxation degree for ``method`` at order ``k`` over ``n`` attributes (``None``: no SDP).
 
     ``sos``: ``k`` for even ``k`` (flattening), ``2k-2`` for odd ``k >= 3`` (injective-norm
-    certificate; ``2`` for ``k = 1``); ``cube``: ``2 ceil(k/2)``; ``sos-sparse``:
-    ``max(2 ceil(k/2), 4k-4)`` (the paper's sparse certificate).
+    certificate; ``2`` for ``k = 1``). ``cube``: ``2 ceil(k/2)``, raised to 4 for ``k = 2`` when
+    ``n <= CUBE_DEGREE4_MAX_N`` (degree 4 makes every 2-way table cell non-negative, which
+    degree 2 does not; measured 0.58-0.9x the degree-2 error at ``n = 10, 11``).
+    ``sos-sparse``: ``max(2 ceil(k/2), 4k-4)`` (the paper's sparse certificate).
 
     >>> default_degree("sos", 3), default_degree("sos", 4), default_degree("cube", 3)
     (4, 4, 4)
+    >>> default_degree("cube", 2, n=10), default_degree("cube", 2, n=40)
+    (4, 2)
     """
     if method == "sos":
         return k if k % 2 == 0 else max(2, 2 * k - 2)
     if method == "cube":
-        return 2 * math.ceil(k / 2)
+        d = 2 * math.ceil(k / 2)
+        if k == 2 and (n is None or n <= CUBE_DEGREE4_MAX_N):
+            d = 4
+        return d
     if method == "sos-sparse":
         return max(2 * math.ceil(k / 2), 4 * k - 4)
     return None
@@ -370,7 +401,7 @@ def _project_pseudo_moment(key: tuple[Any, ...], build: Any, degree: int, k: int
 
 def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str = DEFAULT_METHOD,
                       sparsity: int | None = None, on_violation: str = "truncate",
-                      calibration: str = "analytic", degree: int | None = None, solver: str = "scs",
+                      calibration: str = "analytic", degree: int | None = None, solver: str = "auto",
                       rng: RngLike = None, accountant: Any = None,
                       project_options: dict[str, Any] | None = None) -> MarginalRelease:
     r"""Release every marginal of order ``<= k`` of binary data ``D`` with :math:`(\varepsilon,\delta)`-DP.
@@ -380,17 +411,20 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     D : binary matrix (numpy or scipy.sparse; rows = records, columns = attributes).
     k : largest marginal order, ``1 <= k <= n``.
     epsilon, delta : privacy guarantee under replace-one adjacency (``m`` public).
-    method : one of :data:`METHODS` (module docstring); default :data:`DEFAULT_METHOD`.
+    method : one of :data:`METHODS` (module docstring); the default ``"auto"`` picks
+        ``"tables"`` for dense data and ``"cube"`` when ``sparsity`` is given (:func:`resolve_method`).
     sparsity : public row bound ``t``: switches to the ``t``-sparse normalization
         (required by ``"sos-sparse"`` and ``"topk"``; ``"cube"`` adds the row-sparsity constraint).
     on_violation : rows with more than ``t`` ones are truncated by the public rule
         (first ``t`` ones kept) or refused with ``"raise"``.
     calibration : Gaussian calibration, see :func:`~sosproj.privacy.calibration.gaussian_sigma`.
     degree : relaxation degree for the SDP methods (default :func:`default_degree`).
-    solver : conic solver for the SDP methods (``"scs"``, ``"clarabel"``, ...).
+    solver : conic solver for the SDP methods: ``"auto"`` (default: SCS for the tensor methods,
+        the structured ADMM for ``"tables"``), ``"scs"``, ``"clarabel"``, ``"cvxpy"``...
     rng : SPEC 7; ``None`` (default) draws fresh OS entropy: use it for real releases.
-    accountant : optional :class:`~sosproj.privacy.accountant.PrivacyAccountant`, charged
-        before the data are read.
+    accountant : optional :class:`~sosproj.privacy.accountant.PrivacyAccountant`, charged after
+        input validation and before the measurement (for ``"tables"``: before the release is
+        returned; a refused charge discards it).
     project_options : extra options for the projection (tolerances, ``on_fail``).
 
     Returns
@@ -404,18 +438,33 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     (11, 'symmetrize', 1.0)
     """
     method = check_choice(method, "method", METHODS)
+    if method == "auto":
+        method = resolve_method(sparsity)
     if method == "tables":
         if sparsity is not None:
             raise InvalidParameterError("sparsity is not supported by method='tables'; pass sparsity=None")
         from sosproj.mechanisms.marginal_tables import release_tables
 
-        return release_tables(D, k, epsilon=epsilon, delta=delta, workload=None, calibration=calibration,
-                              degree=degree, solver=solver, rng=rng)
+        extra = dict(project_options or {})
+        unknown = set(extra) - {"tol", "max_iter", "on_fail"}
+        if unknown:
+            raise InvalidParameterError("project_options for method='tables' may only contain 'tol', "
+                                        "'max_iter' and 'on_fail'")
+        rel = release_tables(D, k, epsilon=epsilon, delta=delta, workload=None, calibration=calibration,
+                             degree=degree, solver=solver, rng=rng, **extra)
+        if accountant is not None:
+            # release_tables computes its own sensitivity; charge it before anything is returned
+            # (if the charge is refused the release is discarded: nothing leaves this function).
+            accountant.charge_gaussian(sigma=rel.sigma, sensitivity=rel.sensitivity, epsilon=epsilon,
+                                       delta=delta, label="release_marginals[tables]")
+        return rel
     epsilon, delta, _ = check_privacy_params(epsilon, delta, 1.0)
     check_choice(calibration, "calibration", CALIBRATIONS)
     check_choice(on_violation, "on_violation", ("truncate", "raise"))
     if not isinstance(solver, str):
         raise InputTypeError("solver must be a string such as 'scs' or 'clarabel'")
+    if solver == "auto":
+        solver = "scs"
     if method in ("sos-sparse", "topk") and sparsity is None:
         raise InvalidParameterError(f"method={method!r} needs sparsity=t (the public bound on ones per row)")
     D = enforce_sparsity(D, sparsity, on_violation)
@@ -428,7 +477,7 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     if method == "flatten" and k % 2:
         raise InvalidParameterError("method='flatten' needs an even k (the tensor is flattened to "
                                     "n^(k/2) x n^(k/2)); use 'sos' or 'cube' for odd k")
-    deg = default_degree(method, k) if degree is None else check_int(degree, "degree", minimum=1)
+    deg = default_degree(method, k, n) if degree is None else check_int(degree, "degree", minimum=1)
     if deg is not None and deg < k:
         raise InvalidParameterError(f"degree must be >= k={k} so the relaxation contains order-k moments")
     check_memory(8.0 * n**k * 4, f"the order-{k} noisy tensor over n={n} attributes")

@@ -52,6 +52,7 @@ from sosproj.poly.monomials import (
     series_counts,
 )
 from sosproj.poly.polynomial import Polynomial, as_fraction
+from sosproj.validation import check_memory
 
 GRADED_ORDERS = ("grevlex", "grlex")
 
@@ -112,6 +113,10 @@ class Reduction:
                 cap[v] = min(cap[v], int(row[v]))
             factors = [[1] * int(min(c, degree + 1)) for c in cap]
             return series_counts_grouped(factors, degree)
+        # enumeration: at most C(n+d-1, d) * n candidates of the top degree exist at once
+        top = math.comb(self.n_vars + degree - 1, degree) if degree else 1
+        check_memory(4.0 * top * (2 * self.n_vars + 16),
+                     f"enumerating the standard monomials of degree <= {degree} in {self.n_vars} variables")
         return [len(b) for b in monomials_up_to(self.n_vars, degree, self.leading, by_degree=True)]
 
     def is_standard(self, exps: np.ndarray) -> np.ndarray:

@@ -78,6 +78,17 @@ def sphere(n: int) -> PolySystem:
     return PolySystem(n, equalities=[h], name=f"sphere(n={n})", equality_names=["unit_sphere"])
 
 
+def complete_sparse(X: np.ndarray) -> np.ndarray:
+    """The point ``(x, s, y) = (x, 1[x != 0], |x|)`` of :math:`\\mathcal P_t` over each row ``x``.
+
+    >>> import numpy as np
+    >>> complete_sparse(np.array([[0.0, -2.0]])).tolist()
+    [[0.0, -2.0, 0.0, 1.0, 0.0, 2.0]]
+    """
+    X = np.asarray(X, dtype=np.float64)
+    return np.concatenate([X, (X != 0).astype(np.float64), np.abs(X)], axis=1)
+
+
 def sparse_ball(n: int, t: int) -> PolySystem:
     r"""The paper's system :math:`\mathcal P_t` in variables :math:`(x, s, y) \in \mathbb{R}^{3n}`.
 
@@ -113,16 +124,13 @@ def sparse_ball(n: int, t: int) -> PolySystem:
                                             _unit(nv, **{f"v{i}": 1}): 1}, nv))
         names.append(f"abs_lower[{i}]")
 
-    def complete(X: np.ndarray) -> np.ndarray:
-        return np.concatenate([X, (X != 0).astype(np.float64), np.abs(X)], axis=1)
-
     var_names = [f"x{i}" for i in range(n)] + [f"s{i}" for i in range(n)] + [f"y{i}" for i in range(n)]
     # ranking y > s > x makes s_i^2, x_i s_i, y_i^2 the leading monomials in grevlex
     ranking = list(range(2 * n, 3 * n)) + list(range(n, 2 * n)) + list(range(n))
     return PolySystem(var_names, equalities=red.equalities(), inequalities=ineqs, tensor_vars=range(n),
                       ranking=ranking, name=f"sparse_ball(n={n}, t={t})",
                       equality_names=[f"{k}[{i}]" for i in range(n) for k in ("s_idem", "xs", "abs_sq")],
-                      inequality_names=names, reduction=red, _completion=complete, _completion_vars=n)
+                      inequality_names=names, reduction=red, _completion=complete_sparse, _completion_vars=n)
 
 
 def boolean_cube(n: int, scale: float = 1.0, *, inequalities: Sequence[Any] = (),
@@ -149,4 +157,4 @@ def boolean_cube(n: int, scale: float = 1.0, *, inequalities: Sequence[Any] = ()
                       inequality_names=inequality_names, reduction=red)
 
 
-__all__ = ["unit_ball", "sphere", "sparse_ball", "boolean_cube"]
+__all__ = ["unit_ball", "sphere", "sparse_ball", "boolean_cube", "complete_sparse"]

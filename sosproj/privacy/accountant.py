@@ -74,7 +74,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
-from scipy.special import gammaln, logsumexp
+from scipy.special import gammaln
 
 from sosproj.errors import InvalidParameterError, PrivacyBudgetError
 from sosproj.validation import (
@@ -227,7 +227,8 @@ def _log_delta_rr(eps0: float, k: int, eps: float) -> float:
     expo = np.minimum(expo, -1e-300)
     terms = log_binom + (k - l_idx) * eps0 + np.log(-np.expm1(expo))
     log_norm = k * np.logaddexp(0.0, eps0)
-    return float(logsumexp(terms) - log_norm)
+    top = float(terms.max())
+    return top + math.log(float(np.exp(terms - top).sum())) - float(log_norm)
 
 
 def optimal_composition_delta(eps0: float, delta0: float, k: int, epsilon: float) -> float:

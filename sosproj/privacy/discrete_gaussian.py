@@ -58,6 +58,7 @@ array([0, 0, 0])
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from numbers import Integral, Real
@@ -162,23 +163,34 @@ def _bern_exp_neg_frac(num: np.ndarray, den: int, gen: np.random.Generator) -> n
     running share the same k, and Bernoulli(num/(den k)) is one uniform integer below den*k.
     """
     n = num.shape[0]
-    result = np.zeros(n, dtype=bool)
-    active = np.arange(n)
+    result = np.empty(n, dtype=bool)
+    idx = np.arange(n)
+    cur = num
     k = 1
-    while active.size:
-        if num.dtype != object and den * k < _SAFE:
-            a = gen.integers(0, den * k, size=active.size, dtype=np.int64) < num[active]
+    while idx.size:
+        if cur.dtype != object and den * k < _SAFE:
+            a = gen.integers(0, den * k, size=idx.size, dtype=np.int64) < cur
         else:
-            a = (np.asarray(_uniform_below(den, active.size, gen) < num[active], dtype=bool)
-                 & (gen.integers(0, k, size=active.size) == 0))
-        result[active[~a]] = (k % 2) == 1
-        active = active[a]
+            a = (np.asarray(_uniform_below(den, idx.size, gen) < cur, dtype=bool)
+                 & (gen.integers(0, k, size=idx.size) == 0))
+        result[idx[~a]] = (k % 2) == 1
+        idx = idx[a]
+        cur = cur[a]
         k += 1
     return result
 
 
 def _bern_exp_minus_one(n: int, gen: np.random.Generator) -> np.ndarray:
-    return _bern_exp_neg_frac(np.ones(n, dtype=np.int64), 1, gen)
+    """Bernoulli(e^-1): the gamma = 1 case of Alg. 1 (step k survives with probability exactly 1/k)."""
+    result = np.empty(n, dtype=bool)
+    idx = np.arange(n)
+    k = 2  # Bernoulli(1/1) always succeeds
+    while idx.size:
+        a = gen.integers(0, k, size=idx.size) == 0
+        result[idx[~a]] = (k % 2) == 1
+        idx = idx[a]
+        k += 1
+    return result
 
 
 def _bern_exp_neg(num: np.ndarray, den: int, gen: np.random.Generator) -> np.ndarray:
@@ -380,10 +392,20 @@ def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1
     >>> discrete_gaussian_delta(s_exact ** 2, 1.0) <= 1e-6
     True
     """
-    from sosproj.privacy.accountant import zcdp_epsilon_cks20
-
     epsilon, delta, sensitivity = check_privacy_params(epsilon, delta, sensitivity)
     check_choice(method, "method", ("zcdp", "exact"))
+    if method == "exact" and sensitivity != int(sensitivity):
+        raise InvalidParameterError(
+            "method='exact' needs an integer sensitivity (one integer count); use method='zcdp' "
+            "for real or vector (l2) sensitivities")
+    return _calibrate(epsilon, delta, sensitivity, method)
+
+
+@functools.lru_cache(maxsize=512)
+def _calibrate(epsilon: float, delta: float, sensitivity: float, method: str) -> float:
+    """Validated, cached core of :func:`discrete_gaussian_sigma` (a pure function of public parameters)."""
+    from sosproj.privacy.accountant import zcdp_epsilon_cks20
+
     if method == "zcdp":
         # largest rho with eps_CKS(rho, delta) <= epsilon; eps is increasing in rho.
         lo, hi = 0.0, max(1.0, epsilon)
@@ -398,10 +420,6 @@ def discrete_gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1
             if hi - lo <= 1e-15 * hi:
                 break
         return sensitivity / math.sqrt(2.0 * lo)
-    if sensitivity != int(sensitivity):
-        raise InvalidParameterError(
-            "method='exact' needs an integer sensitivity (one integer count); use method='zcdp' "
-            "for real or vector (l2) sensitivities")
     D = int(sensitivity)
 
     def ok(sigma: float) -> bool:

@@ -72,9 +72,11 @@ from sosproj.sets.base import OnFail, ProjectionInfo, handle_nonconvergence
 from sosproj.validation import check_array, check_choice, check_int, check_nonnegative, check_positive
 
 _ON_FAIL = ("raise", "warn", "return")
-MU_CAP = 1e-3   # initial cap on the Hessian regularization mu_k = min(kappa, ||r||)
-MU_MIN, MU_MAX, MU_UP, MU_DOWN = 1e-6, 1.0, 10.0, 0.3
-CG_CAP = 0.1
+# Newton parameters (tuned on noisy Gram matrices, n = 10..1000; see docs/cosine.md)
+MU_CAP = 1e-3      # initial kappa in the Hessian regularization mu_k = min(kappa_k, ||r_k||)
+MU_MIN, MU_MAX, MU_UP, MU_DOWN = 1e-6, 1.0, 10.0, 0.3   # kappa range and update factors
+LS_BACKTRACKS = 3  # halvings of the Newton step before falling back to a projected gradient step
+CG_CAP = 0.1       # largest relative CG tolerance
 
 
 # --------------------------------------------------------------------------- dual oracle
@@ -297,7 +299,7 @@ def _check_common(Y: Any, bound: Any, tol: Any, max_iter: Any, z0: Any, on_fail:
 # --------------------------------------------------------------------------- solvers
 
 
-def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, max_iter: int = 50,
+def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, max_iter: int = 200,
                             z0: Any = None, cg_max_iter: int = 100, on_fail: OnFail = "raise"
                             ) -> tuple[np.ndarray, ProjectionInfo]:
     r"""Project ``Y`` onto :math:`\{X \succeq 0, X_{ii} \le b\}` by projected semismooth Newton on the dual.
@@ -307,10 +309,12 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
     :math:`\epsilon`-active set :math:`\{z_i \le \epsilon_k, \nabla_i\theta > 0\}` takes a
     gradient step, the free set a Newton step solved by Jacobi-preconditioned CG on
     :math:`(V_{FF} + \mu_k I)d_F = -\nabla_F\theta` with
-    :math:`\mu_k = \min(10^{-2}, \|r(z_k)\|)` and relative CG tolerance
-    :math:`\min(10^{-1}, \|r(z_k)\|)` (superlinear rate), then an Armijo search along
-    :math:`z(\alpha) = (z + \alpha d)_+` (Bertsekas 1982). One eigendecomposition per
-    trial point. Stops when the relative natural KKT residual is at most ``tol``.
+    :math:`\mu_k = \min(\kappa_k, \|r(z_k)\|)` (:math:`\kappa_k` adapted Levenberg-Marquardt
+    style) and relative CG tolerance :math:`\min(10^{-1}, \|r(z_k)\|)` (superlinear rate),
+    then an Armijo search along :math:`z(\alpha) = (z + \alpha d)_+` (Bertsekas 1982),
+    with a projected gradient step as fallback after three halvings. One
+    eigendecomposition per trial point. Stops when the relative natural KKT residual
+    is at most ``tol``.
 
     Parameters
     ----------
@@ -354,7 +358,7 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
         if ps.theta < p.theta:
             p = ps
             res = float(np.linalg.norm(_natural_residual(p))) / scale
-    it, cg_total, ls_fail = 0, 0, False
+    it, cg_total, ls_fail, gradient_steps = 0, 0, False, 0
     sigma_armijo = 1e-4
     kappa = MU_CAP
     while res > tol and it < max_iter:
@@ -375,7 +379,7 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
             if float(g[free] @ dF) >= 0:  # pragma: no cover - PCG on an SPD system gives descent
                 d[free] = -g[free]
         alpha, accepted = 1.0, False
-        for _ in range(40):
+        for _ in range(LS_BACKTRACKS + 1):
             zn = np.maximum(z + alpha * d, 0.0)
             pred = -alpha * float(g[free] @ d[free]) + float(g[active] @ (z[active] - zn[active]))
             pn = dual(zn)
@@ -393,8 +397,14 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
                 break
             alpha *= 0.5
         if not accepted:
-            ls_fail = True
-            break
+            # safeguard: the projected gradient step (one Dykstra step; theta is 1-smooth,
+            # so theta decreases by at least ||z+ - z||^2 / 2) instead of more backtracking
+            gradient_steps += 1
+            pn = dual(np.maximum(z - g, 0.0))
+            rn = float(np.linalg.norm(_natural_residual(pn))) / scale
+            if not (pn.theta < p.theta or rn < res):
+                ls_fail = True
+                break
         # Levenberg-Marquardt-like control of the regularization: a rejected unit step
         # signals a (nearly) singular generalized Hessian, e.g. at low-rank solutions
         kappa = max(kappa * MU_DOWN, MU_MIN) if alpha == 1.0 else min(kappa * MU_UP, MU_MAX)
@@ -406,7 +416,7 @@ def bounded_diagonal_newton(Y: Any, bound: float = 1.0, *, tol: float = 1e-9, ma
         "newton", iterations=it, residual=res, converged=converged, exact=converged,
         time=time.perf_counter() - t0,
         extra={"eigendecompositions": dual.evals, "cg_iterations": cg_total, "tol": tol,
-               "line_search_failed": ls_fail, "dual": p.z.copy(), **cert})
+               "line_search_failed": ls_fail, "gradient_steps": gradient_steps, "dual": p.z.copy(), **cert})
     handle_nonconvergence(info, on_fail, "the Newton projection onto {X PSD, diag(X) <= bound}", X)
     return X, info
 

@@ -49,7 +49,7 @@ import numpy as np
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
 from sosproj.sdp.backends import BACKENDS
-from sosproj.sdp.compile import compile_constraints, support_cost
+from sosproj.sdp.compile import compile_constraints, compile_linear, support_cost
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
 from sosproj.sdp.solve import ConicSolver
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence
@@ -103,13 +103,11 @@ class PseudoMomentSet(ConvexSet):
             self._projectors[key] = proj
         return proj
 
-    def _support_solver(self, solver: str, tol: float) -> ConicSolver:
+    def _support_solver(self, solver: str, tol: float, cost: np.ndarray) -> ConicSolver:
         key = (solver, float(tol))
         ws = self._supports.get(key)
-        if ws is None:
-            from sosproj.sdp.compile import compile_linear
-
-            prob = compile_linear(self.relaxation, np.zeros(int(self.relaxation.n_moments)), solver=solver)
+        if ws is None:  # built with the first cost (SCS scales the cost at setup)
+            prob = compile_linear(self.relaxation, cost, solver=solver)
             ws = ConicSolver(prob, solver, tol=tol, time_limit=self.time_limit, max_iter=self.max_iter)
             self._supports[key] = ws
         return ws
@@ -174,8 +172,8 @@ class PseudoMomentSet(ConvexSet):
                  on_fail: str = "raise", certify: bool = False) -> SupportResult:
         solver = solver or self.solver
         tol = float(tol or self.tol)
-        ws = self._support_solver(solver, tol)
         cost = support_cost(self.relaxation, self.k, W)
+        ws = self._support_solver(solver, tol, cost)
         res = ws.solve(cost, offset=0.0, on_fail=on_fail)
         info: dict[str, Any] = {"solver": res.solver, "status": res.status, "converged": res.converged,
                                 "primal_residual": res.primal_residual, "dual_residual": res.dual_residual,
