@@ -60,7 +60,8 @@ def planted(m: int, n: int, seed: int) -> np.ndarray:
 
 
 def datasets(args) -> list[tuple[str, int, callable]]:
-    out = [(f"planted m={args.m}", n, (lambda seed, n=n: planted(args.m, n, seed))) for n in args.n]
+    out = [] if args.no_planted else [
+        (f"planted m={args.m}", n, (lambda seed, n=n: planted(args.m, n, seed))) for n in args.n]
     if args.bundled:
         from sosproj.data.datasets import load_dataset
         for name, n in (("digits", 16), ("digits", 32), ("breast-cancer-onehot", None)):
@@ -178,7 +179,8 @@ def main() -> None:
                     help="python of a venv with mbi (Private-PGM) + JAX; runs benchmarks/_mbi_peer.py there")
     ap.add_argument("--mbi-max-n", type=int, default=10)
     ap.add_argument("--mbi-iters", type=int, default=1000)
-    ap.add_argument("--bundled", action="store_true")
+    ap.add_argument("--bundled", action="store_true", help="also run the bundled real datasets")
+    ap.add_argument("--no-planted", action="store_true", help="skip the synthetic sweep")
     ap.add_argument("--save", type=str, default=None, help="write raw per-seed results (npz)")
     ap.add_argument("--plot-from", type=str, nargs="+", default=None,
                     help="only plot: log files of earlier runs (stdout of this script)")

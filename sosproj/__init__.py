@@ -5,8 +5,8 @@ Implements "Perturb-and-Project: Differentially Private Similarities and
 Marginals" (ICML 2024). Public names are loaded lazily.
 
 >>> import sosproj as sp
->>> round(sp.gaussian_sigma(1.0, 1e-5, calibration="classical"), 4)
-4.8448
+>>> round(sp.gaussian_sigma(0.5, 1e-5, calibration="classical"), 4)
+9.6896
 """
 
 from sosproj._lazy import attach

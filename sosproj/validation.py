@@ -295,6 +295,15 @@ def check_memory(estimate_bytes: float, what: str, *, limit_bytes: float | None 
 
     >>> check_memory(1024, "a tiny problem")
     """
+    try:
+        estimate = float(estimate_bytes)
+    except (TypeError, ValueError) as exc:
+        raise InputTypeError("estimate_bytes must be a number of bytes") from exc
+    if math.isnan(estimate) or estimate < 0:
+        raise InvalidParameterError("estimate_bytes must be a non-negative number of bytes")
+    if math.isinf(estimate):
+        raise ResourceLimitError(f"{what} needs an unbounded amount of memory; reduce the size (n, degree, k)",
+                                 estimate_bytes=None, limit_bytes=None)
     if limit_bytes is None:
         env = os.environ.get("SOSPROJ_MEMORY_LIMIT")
         limit_bytes = float(env) if env else fraction * available_memory_bytes()

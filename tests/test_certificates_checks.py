@@ -83,7 +83,7 @@ def test_injective_norm_records_exponent_and_constant():
 
 
 def test_even_sparse_and_cube_vs_ball_run_at_tiny_sizes():
-    r = run_check("even_sparse", {"ns": [10], "ts": [1.0, 2.0], "trials": 4, "n_boot": 100}, rng=4)
+    r = run_check("even_sparse", {"ns": [16], "ts": [1.0, 2.0], "trials": 4, "n_boot": 100}, rng=4)
     assert r.verdict in ("pass", "inconclusive"), r.reason
     assert r.measured["constant"] > 0
     c = run_check("cube_vs_ball", {"ns": [3, 4], "trials": 3, "n_boot": 100}, rng=5)

@@ -36,9 +36,18 @@ def tiny_spec(tmp_path):
     return p
 
 
-def test_run_spec_writes_json_and_plots(tiny_spec, tmp_path):
-    out = tmp_path / "out"
-    report = run_spec(tiny_spec, out_dir=out, progress=False)
+@pytest.fixture(scope="module")
+def tiny_run(tmp_path_factory):
+    """The tiny suite, run once for the module: (report, out_dir, spec path)."""
+    base = tmp_path_factory.mktemp("suite")
+    spec = base / "tiny.toml"
+    spec.write_text(TINY)
+    out = base / "out"
+    return run_spec(spec, out_dir=out, progress=False), out, spec
+
+
+def test_run_spec_writes_json_and_plots(tiny_run):
+    report, out, _ = tiny_run
     assert [r.name for r in report.results] == ["stability", "injective_norm"]
     assert report.quick and report.ok
     data = json.loads((out / "report.json").read_text())
@@ -52,9 +61,9 @@ def test_run_spec_writes_json_and_plots(tiny_spec, tmp_path):
     assert "stability" in report.summary()
 
 
-def test_same_seed_gives_the_same_report_and_checks_are_independent(tiny_spec, tmp_path):
-    a = run_spec(tiny_spec, out_dir=tmp_path / "a", progress=False, only=["injective_norm"])
-    b = run_spec(tiny_spec, out_dir=tmp_path / "b", progress=False)
+def test_same_seed_gives_the_same_report_and_checks_are_independent(tiny_run, tmp_path):
+    b, _, spec = tiny_run
+    a = run_spec(spec, out_dir=tmp_path / "a", progress=False, only=["injective_norm"])
     # a check's stream depends on the seed and its name only, not on the checks run before it
     assert a.results[0].measured["constant"] == b.results[1].measured["constant"]
 

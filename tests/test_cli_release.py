@@ -233,3 +233,23 @@ def test_sanitize_diagnostics_drops_points_and_arrays():
             "method": "exact"}
     assert crel.sanitize_diagnostics(info) == {
         "projection": {"iterations": 3, "extra": {"ok": True}}, "history": [1.0, 0.5], "method": "exact"}
+
+
+def test_unconverged_projection_is_flagged_or_refused(vectors, tmp_path, monkeypatch, capsys):
+    _, path = vectors
+    real = release_cosine_similarities
+
+    def unconverged(V, **kw):
+        rel = real(V, **kw)
+        info = dict(rel.info)
+        info["projection"] = dict(info["projection"], converged=False)
+        return type(rel)(**{**rel.__dict__, "info": info})
+
+    monkeypatch.setattr("sosproj.mechanisms.cosine.release_cosine_similarities", unconverged)
+    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "strict", "--require-convergence") == 3
+    assert not any(p.name.startswith("strict") for p in tmp_path.iterdir())
+    capsys.readouterr()
+    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "lax") == 0
+    assert "did not reach its tolerance" in capsys.readouterr().err
+    side = json.loads((tmp_path / "lax.json").read_text())
+    assert side["diagnostics"]["projection"]["converged"] is False

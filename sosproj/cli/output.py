@@ -97,6 +97,19 @@ class Console:
         except (AttributeError, ValueError):
             return False
 
+    def steps(self, total: int, *, desc: str) -> Any:
+        """A tqdm bar over ``total`` coarse steps (use as a context manager; silent off a TTY).
+
+        >>> with Console(quiet=True).steps(2, desc="x") as bar:
+        ...     bar.update(2)
+        >>> bar.n
+        2
+        """
+        from tqdm.auto import tqdm
+
+        return tqdm(total=total, desc=desc, file=self.stderr, disable=not self.progress_enabled(),
+                    leave=False)
+
     def progress(self, iterable: Iterable[T], *, desc: str, total: int | None = None) -> Iterator[T]:
         """Wrap ``iterable`` in a tqdm bar (silent when not a TTY)."""
         from tqdm.auto import tqdm

@@ -57,6 +57,7 @@ from sosproj.cli.io import (
     write_files,
 )
 from sosproj.cli.output import Console
+from sosproj.errors import ProjectionError
 
 COSINE_METHODS = ("exact", "dykstra", "alternating", "gaussian")
 MARGINAL_METHODS = ("cube", "tables", "sos", "sos-sparse", "flatten", "topk", "symmetrize", "gaussian")
@@ -107,6 +108,31 @@ def sanitize_diagnostics(info: Any, _depth: int = 0) -> Any:
 
 
 _DROP = object()
+
+
+def unconverged(diagnostics: Any) -> bool:
+    """True when any ``converged`` flag in the (sanitized) diagnostics is ``False``.
+
+    >>> unconverged({"projection": {"converged": False}}), unconverged({"converged": True})
+    (True, False)
+    """
+    if isinstance(diagnostics, dict):
+        if diagnostics.get("converged") is False:
+            return True
+        return any(unconverged(v) for v in diagnostics.values())
+    return False
+
+
+def _check_convergence(sidecar: dict[str, Any], args: argparse.Namespace, console: Console) -> None:
+    if not unconverged(sidecar["diagnostics"]):
+        return
+    if args.require_convergence:
+        raise ProjectionError("the projection did not reach its tolerance; nothing was written. The "
+                              "noisy release would still be private, but not the exact projection: "
+                              "rerun without --require-convergence to keep it (flagged in the sidecar) "
+                              "or choose another --method", {"diagnostics": sidecar["diagnostics"]})
+    console.note("warning: the projection did not reach its tolerance; the release is private but is "
+                 "not the exact projection (diagnostics.converged = false in the sidecar)")
 
 
 def _privacy_block(rel: Any, kind: str) -> dict[str, Any]:
@@ -169,18 +195,23 @@ def _write(npz: str, side: str, arrays: dict[str, np.ndarray], sidecar: dict[str
 def run_cosine(args: argparse.Namespace, console: Console) -> int:
     """Private cosine similarities of the rows of INPUT (paper, Algorithm 3)."""
     npz, side = _check_output(args.output, args.force)
-    V = read_array(args.input, key=args.key, delimiter=args.delimiter)
-    from sosproj.mechanisms.cosine import release_cosine_similarities
+    with console.steps(3, desc="release cosine") as bar:
+        V = read_array(args.input, key=args.key, delimiter=args.delimiter)
+        bar.update(1)
+        from sosproj.mechanisms.cosine import release_cosine_similarities
 
-    with console_step(console, "projecting"):
         rel = release_cosine_similarities(V, epsilon=args.epsilon, delta=args.delta,
                                           sensitivity=args.sensitivity, method=args.method,
                                           calibration=args.calibration, rng=_rng(args, console))
-    value = np.asarray(rel.value)
-    sidecar = build_sidecar("cosine", rel, method=args.method, public={"n": int(value.shape[0])},
-                            seeded=args.seed is not None,
-                            outputs={"value": "n x n matrix of private cosine similarities"})
-    _write(npz, side, {"value": value}, sidecar)
+        del V
+        bar.update(1)
+        value = np.asarray(rel.value)
+        sidecar = build_sidecar("cosine", rel, method=args.method, public={"n": int(value.shape[0])},
+                                seeded=args.seed is not None,
+                                outputs={"value": "n x n matrix of private cosine similarities"})
+        _check_convergence(sidecar, args, console)
+        _write(npz, side, {"value": value}, sidecar)
+        bar.update(1)
     return _report(console, npz, side, sidecar)
 
 
@@ -197,20 +228,28 @@ def _subsets_array(subsets: Any, k: int) -> np.ndarray:
 def run_marginals(args: argparse.Namespace, console: Console) -> int:
     """Private k-way marginals of the binary records in INPUT."""
     npz, side = _check_output(args.output, args.force)
-    D = read_array(args.input, key=args.key, delimiter=args.delimiter)
-    from sosproj.mechanisms.marginals import release_marginals
+    with console.steps(3, desc="release marginals") as bar:
+        D = read_array(args.input, key=args.key, delimiter=args.delimiter)
+        bar.update(1)
+        from sosproj.mechanisms.marginals import release_marginals
 
-    kwargs: dict[str, Any] = {"epsilon": args.epsilon, "delta": args.delta, "method": args.method,
-                              "rng": _rng(args, console)}
-    if args.sparsity is not None:
-        kwargs["sparsity"] = args.sparsity
-        kwargs["on_violation"] = args.on_violation
-    if args.solver is not None:
-        kwargs["solver"] = args.solver
-    elif args.method == "tables":
-        kwargs["solver"] = "admm"  # the structured projector of release_tables
-    with console_step(console, "releasing marginals"):
+        kwargs: dict[str, Any] = {"epsilon": args.epsilon, "delta": args.delta, "method": args.method,
+                                  "rng": _rng(args, console)}
+        if args.sparsity is not None:
+            kwargs["sparsity"] = args.sparsity
+            kwargs["on_violation"] = args.on_violation
+        if args.solver is not None:
+            kwargs["solver"] = args.solver
+        elif args.method == "tables":
+            kwargs["solver"] = "admm"  # the structured projector of release_tables
         rel = release_marginals(D, args.k, **kwargs)
+        del D
+        bar.update(1)
+        return _finish_marginals(rel, args, console, npz, side, bar)
+
+
+def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz: str, side: str,
+                      bar: Any) -> int:
     m = int(rel.m)
     arrays: dict[str, np.ndarray] = {
         "moments": np.asarray(rel.moments, dtype=float),
@@ -230,22 +269,10 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
         public["sparsity"] = int(args.sparsity)
     sidecar = build_sidecar("marginals", rel, method=args.method, public=public,
                             seeded=args.seed is not None, outputs=outputs)
+    _check_convergence(sidecar, args, console)
     _write(npz, side, arrays, sidecar)
+    bar.update(1)
     return _report(console, npz, side, sidecar)
-
-
-class console_step:
-    """Context manager: a one-line "step ..." note on stderr (text mode)."""
-
-    def __init__(self, console: Console, what: str) -> None:
-        self.console, self.what = console, what
-
-    def __enter__(self) -> console_step:
-        self.console.note(f"{self.what} ...")
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        return None
 
 
 def _report(console: Console, npz: str, side: str, sidecar: dict[str, Any]) -> int:
@@ -284,6 +311,9 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
         q.add_argument("--seed", type=int, help="TESTING ONLY: seed the noise (removes the privacy "
                                                 "guarantee for anyone who knows the seed)")
         q.add_argument("--force", action="store_true", help="overwrite existing outputs")
+        q.add_argument("--require-convergence", action="store_true",
+                       help="write nothing and exit 3 if the projection did not reach its tolerance "
+                            "(default: write it, flagged in the sidecar, with a warning)")
 
     c = kinds.add_parser("cosine", parents=parents, help="private cosine similarities of the rows of INPUT",
                          description="Perturb-and-project release of the cosine-similarity matrix of "
@@ -311,4 +341,4 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mg.set_defaults(func=run_marginals)
 
 
-__all__ = ["sanitize_diagnostics", "build_sidecar", "run_cosine", "run_marginals", "ADJACENCY"]
+__all__ = ["sanitize_diagnostics", "unconverged", "build_sidecar", "run_cosine", "run_marginals", "ADJACENCY"]

@@ -190,7 +190,7 @@ def support_weights(n: int, k: int) -> np.ndarray:
     return np.array([per_size[len(s)] for s in subs], dtype=np.int64)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=4)
 def _tuple_support_map(n: int, k: int) -> np.ndarray:
     """Position (in subsets_upto(n, k)) of the support of every tuple of [n]^k, row-major."""
     grid = np.indices((n,) * k, dtype=np.int64).reshape(k, -1).T
@@ -330,8 +330,27 @@ class SubsetCountAccumulator:
             for j in range(1, min(r, self.k) + 1):
                 combs = np.array(list(itertools.combinations(range(r), j)), dtype=np.int64)
                 sel = idx[:, combs].reshape(-1, j)           # (rows * C(r, j), j), sorted per row
-                pos = subset_index(sel, self.n, self.k) - sum(self._level_sizes[:j])
+                pos = self._lex_rank(sel)
                 self._counts[j] += np.bincount(pos, minlength=self._level_sizes[j])
+
+    def _lex_rank(self, sel: np.ndarray) -> np.ndarray:
+        """Lexicographic rank of sorted j-combinations of range(n) among all j-subsets.
+
+        rank = sum_i [C(n - c_{i-1} - 1, j - i) - C(n - c_i, j - i)] (hockey-stick identity),
+        with c_{-1} = -1 and i = 0..j-1.
+        """
+        if not hasattr(self, "_binom"):
+            a = np.arange(self.n + 2)
+            self._binom = np.array([[math.comb(int(x), r) for r in range(self.k + 1)] for x in a],
+                                   dtype=np.int64)
+        j = sel.shape[1]
+        prev = np.full(sel.shape[0], -1, dtype=np.int64)
+        rank = np.zeros(sel.shape[0], dtype=np.int64)
+        for i in range(j):
+            c = sel[:, i]
+            rank += self._binom[self.n - prev - 1, j - i] - self._binom[self.n - c, j - i]
+            prev = c
+        return rank
 
     def result(self) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
         """``(subsets, counts)`` in the order of :func:`subsets_upto`; ``counts[0] == m``."""

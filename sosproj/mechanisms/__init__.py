@@ -7,9 +7,12 @@ True
 
 from sosproj._lazy import attach
 
+# The function shares its module's name: bind it eagerly so that importing the submodule
+# (which sets the package attribute to the module) can never shadow the function.
+from sosproj.mechanisms.perturb_and_project import perturb_and_project  # noqa: E402
+
 _NAMES = {
     "Release": "sosproj.mechanisms.release",
-    "perturb_and_project": "sosproj.mechanisms.perturb_and_project",
     "release_cosine_similarities": "sosproj.mechanisms.cosine",
     "release_marginals": "sosproj.mechanisms.marginals",
     "MarginalRelease": "sosproj.mechanisms.marginals",
@@ -18,3 +21,4 @@ _NAMES = {
 _SUBMODULES = ["release", "perturb_and_project", "cosine", "marginals", "marginal_tables"]
 
 __getattr__, __dir__, __all__ = attach(__name__, _SUBMODULES, _NAMES)
+__all__ = sorted({*__all__, "perturb_and_project"})

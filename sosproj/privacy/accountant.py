@@ -74,7 +74,7 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
-from scipy.special import gammaln
+from scipy.special import gammaln, log_ndtr
 
 from sosproj.errors import InvalidParameterError, PrivacyBudgetError
 from sosproj.validation import (
@@ -150,8 +150,6 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     >>> round(gaussian_epsilon(1.0 / gaussian_sigma(1.0, 1e-6), 1e-6), 9)
     1.0
     """
-    from sosproj.privacy.calibration import gaussian_log_delta
-
     mu = check_nonnegative(mu, "mu")
     delta = check_delta(delta)
     if mu == 0.0:
@@ -159,7 +157,7 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     log_delta = math.log(delta)
 
     def g(eps: float) -> float:
-        return gaussian_log_delta(1.0, eps, mu) - log_delta
+        return _gaussian_log_profile(mu, eps) - log_delta
 
     if g(0.0) <= 0.0:
         return 0.0
@@ -170,6 +168,15 @@ def gaussian_epsilon(mu: float, delta: float) -> float:
     while g(eps) > 0.0:  # never report below the exact value
         eps = math.nextafter(eps, math.inf) * (1.0 + 1e-15)
     return float(eps)
+
+
+def _gaussian_log_profile(mu: float, eps: float) -> float:
+    """log delta(eps) of the Gaussian mechanism with mu = Delta/sigma, for every eps >= 0 (Balle-Wang)."""
+    la = float(log_ndtr(0.5 * mu - eps / mu))
+    d = eps + float(log_ndtr(-0.5 * mu - eps / mu)) - la
+    if d >= 0.0:  # round-off only
+        return -math.inf
+    return la + math.log(-math.expm1(d))
 
 
 # ----------------------------------------------------------------- composition

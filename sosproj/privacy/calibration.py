@@ -50,7 +50,7 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
 from sosproj.errors import InvalidParameterError
-from sosproj.validation import check_choice, check_privacy_params
+from sosproj.validation import check_choice, check_epsilon, check_positive, check_privacy_params
 
 CALIBRATIONS = ("analytic", "paper", "classical")
 
@@ -66,6 +66,9 @@ def gaussian_log_delta(sigma: float, epsilon: float, sensitivity: float = 1.0) -
     >>> round(math.exp(gaussian_log_delta(4.224678942, 1.0)), 9)
     1e-06
     """
+    sigma = check_positive(sigma, "sigma")
+    epsilon = check_epsilon(epsilon)
+    sensitivity = check_positive(sensitivity, "sensitivity")
     r = sensitivity / sigma
     a = 0.5 * r - epsilon / r
     b = -0.5 * r - epsilon / r

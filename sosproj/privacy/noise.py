@@ -24,11 +24,13 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 
 from sosproj.errors import InvalidParameterError
 from sosproj.rng import RngLike, as_generator
+from sosproj.validation import check_int
 
 _state = threading.local()
 
@@ -62,6 +64,12 @@ def noise_disabled() -> Iterator[None]:
         _state.disabled = previous
 
 
+def _check_shape(shape: Any) -> tuple[int, ...]:
+    """Validate a noise shape: an int or a tuple of non-negative ints."""
+    items = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    return tuple(check_int(s, "shape entry", minimum=0) for s in items)
+
+
 def gaussian_noise(shape: int | tuple[int, ...], sigma: float, rng: RngLike = None) -> np.ndarray:
     r"""I.i.d. :math:`N(0, \sigma^2)` noise of the given shape (float64).
 
@@ -75,7 +83,7 @@ def gaussian_noise(shape: int | tuple[int, ...], sigma: float, rng: RngLike = No
     if not np.isfinite(sigma) or sigma < 0:
         raise InvalidParameterError("sigma must be a finite non-negative number")
     gen = as_generator(rng)
-    shape = (shape,) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    shape = _check_shape(shape)
     if noise_is_disabled():
         return np.zeros(shape)
     return sigma * gen.standard_normal(shape)

@@ -28,7 +28,15 @@ from typing import Any
 import numpy as np
 
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, symmetrize
-from sosproj.validation import check_nonnegative
+from sosproj.validation import check_int, check_nonnegative
+
+
+def _matrix_shape(n: int | None) -> tuple[int, int] | None:
+    """Ambient shape ``(n, n)`` of a matrix set, or ``None`` for any size."""
+    if n is None:
+        return None
+    n = check_int(n, "n", minimum=1)
+    return (n, n)
 
 
 def eigh_sym(Y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -91,7 +99,7 @@ class PSDCone(ConvexSet):
     bounded = False
 
     def __init__(self, n: int | None = None) -> None:
-        self.shape = None if n is None else (int(n), int(n))
+        self.shape = _matrix_shape(n)
 
     def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
         w, U = eigh_sym(Y)
@@ -130,7 +138,7 @@ class Spectraplex(ConvexSet):
     def __init__(self, radius: float = 1.0, n: int | None = None, equality: bool = False) -> None:
         self.radius = check_nonnegative(radius, "radius")
         self.equality = bool(equality)
-        self.shape = None if n is None else (int(n), int(n))
+        self.shape = _matrix_shape(n)
 
     def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
         w, U = eigh_sym(Y)
@@ -186,7 +194,7 @@ class PSDFrobeniusBall(ConvexSet):
 
     def __init__(self, radius: float = 1.0, n: int | None = None) -> None:
         self.radius = check_nonnegative(radius, "radius")
-        self.shape = None if n is None else (int(n), int(n))
+        self.shape = _matrix_shape(n)
 
     def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
         w, U = eigh_sym(Y)

@@ -22,8 +22,14 @@ import numpy as np
 
 from sosproj.errors import InputTypeError, ProjectionError
 from sosproj.sets.base import ConvexSet, SupportResult, symmetrize
+from sosproj.validation import check_positive
 
 _OK = ("optimal",)
+
+
+def _check_set(S: Any) -> None:
+    if not isinstance(S, ConvexSet):
+        raise InputTypeError(f"S must be a sosproj ConvexSet; got {type(S).__name__}")
 
 
 def _variable(S: ConvexSet, shape: tuple[int, ...]) -> Any:
@@ -54,7 +60,9 @@ def cvxpy_project(S: ConvexSet, Y: Any, *, solver: str | None = None, tol: float
     """Projection of ``Y`` onto ``S`` by a cvxpy solve (reference implementation)."""
     import cvxpy as cp
 
-    Y = np.asarray(Y, dtype=float)
+    _check_set(S)
+    Y = S._check_input(Y, "Y")
+    check_positive(tol, "tol")
     if not hasattr(S, "cvxpy_constraints"):
         raise InputTypeError(f"{type(S).__name__} has no cvxpy description")
     target = symmetrize(Y) if S.matrix_set else Y
@@ -70,7 +78,9 @@ def cvxpy_support(S: ConvexSet, W: Any, *, solver: str | None = None, tol: float
     """Support function of ``S`` at ``W`` by a cvxpy solve (reference implementation)."""
     import cvxpy as cp
 
-    W = np.asarray(W, dtype=float)
+    _check_set(S)
+    W = S._check_input(W, "W")
+    check_positive(tol, "tol")
     if not hasattr(S, "cvxpy_constraints"):
         raise InputTypeError(f"{type(S).__name__} has no cvxpy description")
     X = _variable(S, W.shape)

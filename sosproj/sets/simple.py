@@ -24,7 +24,8 @@ import numpy as np
 
 from sosproj.errors import InvalidParameterError
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, symmetrize
-from sosproj.validation import check_array, check_nonnegative
+from sosproj.sets.psd import _matrix_shape
+from sosproj.validation import check_array, check_int, check_nonnegative
 
 
 class FrobeniusBall(ConvexSet):
@@ -42,7 +43,7 @@ class FrobeniusBall(ConvexSet):
         if self.center is not None:
             self.shape = self.center.shape
         elif shape is not None:
-            self.shape = tuple(int(s) for s in shape)
+            self.shape = tuple(check_int(s, "shape entry", minimum=1) for s in shape)
 
     def _c(self, Y: np.ndarray) -> np.ndarray | float:
         return 0.0 if self.center is None else self.center
@@ -134,7 +135,7 @@ class SymmetricMatrices(ConvexSet):
     bounded = False
 
     def __init__(self, n: int | None = None) -> None:
-        self.shape = None if n is None else (int(n), int(n))
+        self.shape = _matrix_shape(n)
 
     def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
         return symmetrize(Y), ProjectionInfo("closed-form")
