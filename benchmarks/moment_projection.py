@@ -39,7 +39,9 @@ import time
 import numpy as np
 
 TOL = 1e-6
-CLARABEL_MAX_ORDER = 100      # dense KKT blocks beyond this take minutes per iteration on 2 cores
+CLARABEL_MAX_ORDER = 50       # dense KKT blocks beyond this take minutes per iteration on 2 cores
+if os.environ.get("SOSPROJ_BENCH_CLARABEL_MAX_ORDER"):
+    CLARABEL_MAX_ORDER = int(os.environ["SOSPROJ_BENCH_CLARABEL_MAX_ORDER"])
 
 
 def make_input(system: str, n: int, regime: str, seed: int = 0):
@@ -173,7 +175,7 @@ def main() -> None:
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
     head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
             f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"
-            f"{'|dX|':>9}{'x scs':>7}{'build%':>7}")
+            f"{'|dX|':>9}{'x scs':>7}{'build%':>9}")
     print(head)
     for system, ns in grid.items():
         for n in ns:
@@ -208,7 +210,7 @@ def main() -> None:
                       f"{fmt(r.get('iterations'), '7d')} {str(r.get('status'))[:12]:<12}"
                       f"{fmt(r.get('pres'), '9.1e')}{fmt(r.get('dres'), '9.1e')}{fmt(r.get('gap'), '9.1e')}"
                       f"{fmt(r.get('peak_mib'), '9.0f')}{fmt(r.get('diff'), '9.1e')}{fmt(r.get('ratio'), '7.2f')}"
-                      f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '7.1f')}",
+                      f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '9.1f')}",
                       flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

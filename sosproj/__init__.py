@@ -24,6 +24,9 @@ _NAMES = {
     "PolySystem": "sosproj.poly.system",
     "MomentRelaxation": "sosproj.poly.relaxation",
     "PrivacyAccountant": "sosproj.privacy.accountant",
+    "audit_mechanism": "sosproj.audit",
+    "sample_discrete_gaussian": "sosproj.privacy.discrete_gaussian",
+    "discrete_gaussian_sigma": "sosproj.privacy.discrete_gaussian",
     "SosprojError": "sosproj.errors",
     "ProjectionError": "sosproj.errors",
 }

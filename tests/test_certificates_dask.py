@@ -36,3 +36,24 @@ def test_dask_scheduler_address(client):
     est = gaussian_complexity(Box(-1, 1), shape=(4,), trials=12, rng=2, scheduler=addr)
     ref = gaussian_complexity(Box(-1, 1), shape=(4,), trials=12, rng=2)
     np.testing.assert_array_equal(est.values, ref.values)
+
+
+def test_unpicklable_set_gets_a_clear_error(client):
+    from sosproj.certificates.checks.relaxation_sets import tensor_set
+    from sosproj.errors import InputTypeError
+
+    try:
+        S = tensor_set("unit_ball", 2, 2, 2)
+    except Exception as exc:  # pragma: no cover - relaxation layer missing
+        pytest.skip(f"relaxation not available: {exc}")
+    S.support(np.eye(2))  # builds and caches a solver workspace inside the set
+    try:
+        import pickle
+
+        pickle.dumps(S)
+    except Exception:
+        with pytest.raises(InputTypeError, match="worker processes"):
+            gaussian_complexity(S, trials=4, rng=0, scheduler=client)
+    else:  # the set learned to drop its workspaces when pickled: then it must just work
+        est = gaussian_complexity(S, trials=4, rng=0, scheduler=client)
+        assert est.trials == 4

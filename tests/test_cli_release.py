@@ -253,3 +253,22 @@ def test_unconverged_projection_is_flagged_or_refused(vectors, tmp_path, monkeyp
     assert "did not reach its tolerance" in capsys.readouterr().err
     side = json.loads((tmp_path / "lax.json").read_text())
     assert side["diagnostics"]["projection"]["converged"] is False
+
+
+def test_cli_choices_match_the_library():
+    from sosproj.mechanisms import cosine, marginals
+
+    assert set(crel.COSINE_METHODS) == set(cosine.METHODS)
+    assert set(crel.MARGINAL_METHODS) == set(marginals.METHODS)
+    assert crel.MARGINAL_METHODS[0] == marginals.DEFAULT_METHOD == "auto"
+    assert crel.CALIBRATIONS == marginals.CALIBRATIONS == cosine.CALIBRATIONS
+
+
+def test_marginals_default_method_is_resolved_in_the_sidecar(records, tmp_path):
+    _, path = records
+    assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "0", "-o", tmp_path / "a", "-q") == 0
+    assert json.loads((tmp_path / "a.json").read_text())["method"] == "tables"
+    assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "0", "--sparsity", "5",
+                "-o", tmp_path / "b", "-q") == 0
+    side = json.loads((tmp_path / "b.json").read_text())
+    assert side["method"] == "cube" and side["public_parameters"]["sparsity"] == 5

@@ -64,7 +64,7 @@ def _instances() -> list[tuple[str, np.ndarray, float]]:
     for n in (5, 20, 40):
         out.append(("all-active", 3.0 * np.eye(n) + _sym_noise(rng, n, 0.3), 1.0))
     # already feasible (inside the set)
-    for n in (6, 25):
+    for n in (6, 16):
         out.append(("feasible", _gram(rng, n, 4, np.sqrt(rng.uniform(0.2, 1.0, n))), 1.0))
     # zero matrix
     out.append(("zero", np.zeros((7, 7)), 1.0))

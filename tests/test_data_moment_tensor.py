@@ -184,3 +184,27 @@ def test_bad_k():
         subset_counts(D, 4)
     with pytest.raises(InvalidParameterError):
         subset_counts(D, 3, sparsity=2)
+
+
+def test_lexicographic_rank_of_combinations():
+    acc = SubsetCountAccumulator(9, 4)
+    for j in range(1, 5):
+        combs = np.array(list(itertools.combinations(range(9), j)))
+        np.testing.assert_array_equal(acc._lex_rank(combs), np.arange(len(combs)))
+
+
+def test_pool_and_tensor_builder_refuse_bad_arrays():
+    Y = np.zeros((3, 3))
+    Y[0, 1] = np.nan
+    with pytest.raises(InvalidInputError):
+        pool_tensor(Y, 2)
+    with pytest.raises(InputTypeError):
+        pool_tensor(np.array([["a"]]), 2)
+    with pytest.raises(InvalidInputError):
+        pool_tensor(np.zeros((3, 4)), 2)
+    mu = np.zeros(n_subsets_upto(3, 2))
+    mu[2] = np.inf
+    with pytest.raises(InvalidInputError):
+        tensor_from_subset_moments(mu, 3, 2)
+    with pytest.raises(InputTypeError):
+        tensor_from_subset_moments(np.array(["a"]), 3, 2)

@@ -365,10 +365,10 @@ _pool = _p(dt.pool_tensor, np.zeros((3, 3)), 2)
 NO_FINITE = "non-finite entries pass silently and come out as NaN (no finiteness check)"
 NUMPY_VALUEERROR = "raises numpy's ValueError (string to float), not InputTypeError"
 row("data.pool_tensor",
-    nan=Cell(_pool(nanify(np.zeros((3, 3))), 2), E_IN, bug=NO_FINITE),
-    inf=Cell(_pool(nanify(np.zeros((3, 3)), INF), 2), E_IN, bug=NO_FINITE),
+    nan=Cell(_pool(nanify(np.zeros((3, 3))), 2), E_IN),
+    inf=Cell(_pool(nanify(np.zeros((3, 3)), INF), 2), E_IN),
     shape=Cell(_pool(np.zeros((3, 4)), 2), E_IN, "not n x n"),
-    dtype=Cell(_pool(np.array([["a"]]), 2), E_TY, bug=NUMPY_VALUEERROR),
+    dtype=Cell(_pool(np.array([["a"]]), 2), E_TY),
     empty=Cell(_pool(np.zeros((0, 0)), 2), E_PAR, "n = 0"),
     range=Cell(_pool(np.zeros((3, 3)), 0), E_IN, "k = 0 does not match the tensor's order"),
     nonbinary=NA("real-valued input"), oversize=INPUT_MEM)
@@ -376,9 +376,9 @@ row("data.pool_tensor",
 _mu = np.zeros(n_subsets_upto(3, 2))
 _tf = _p(dt.tensor_from_subset_moments, _mu, 3, 2)
 row("data.tensor_from_subset_moments",
-    nan=Cell(_tf(nanify(_mu), 3, 2), E_IN, bug=NO_FINITE), inf=Cell(_tf(nanify(_mu, INF), 3, 2), E_IN, bug=NO_FINITE),
+    nan=Cell(_tf(nanify(_mu), 3, 2), E_IN), inf=Cell(_tf(nanify(_mu, INF), 3, 2), E_IN),
     shape=Cell(_tf(np.zeros(2), 3, 2), E_IN, "wrong number of subset moments"),
-    dtype=Cell(_tf(np.array(["a"]), 3, 2), E_TY, bug=NUMPY_VALUEERROR), empty=Cell(_tf(np.zeros(0), 3, 2), E_IN),
+    dtype=Cell(_tf(np.array(["a"]), 3, 2), E_TY), empty=Cell(_tf(np.zeros(0), 3, 2), E_IN),
     range=Cell(_tf(_mu, 3, 0), E_IN, "k = 0 does not match the number of moments"), nonbinary=NA("real-valued input"),
     oversize=Cell(lambda: dt.tensor_from_subset_moments(np.zeros(n_subsets_upto(60, 3)), 60, 3), E_RES,
                   "n^k output over the memory budget"))

@@ -35,6 +35,7 @@ True
 from __future__ import annotations
 
 import math
+import pickle
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -173,6 +174,11 @@ def _support_values(S: Any, shape: tuple[int, ...], seeds: list[np.random.SeedSe
     return out, unconverged
 
 
+_NOT_PICKLABLE = ("the set cannot be sent to worker processes (it holds solver workspaces, e.g. after "
+                  "a first solve); pass a freshly built set, use n_jobs=1, or joblib's threading "
+                  "backend (joblib.parallel_config(backend='threading'))")
+
+
 def _trial_seeds(rng: RngLike, trials: int) -> list[np.random.SeedSequence]:
     gen = as_generator(rng)
     root = np.random.SeedSequence([int(x) for x in gen.integers(0, 2**32, size=8)])
@@ -217,6 +223,10 @@ def _run_dask(scheduler: Any, S: Any, shape: tuple[int, ...], chunks: list[list[
         raise InputTypeError("scheduler must be a Dask scheduler address (str) or a "
                              f"distributed.Client; got {type(scheduler).__name__}")
     try:
+        try:
+            pickle.dumps(S)
+        except (pickle.PicklingError, TypeError) as exc:
+            raise InputTypeError(_NOT_PICKLABLE) from exc
         [S_remote] = client.scatter([S], broadcast=True, hash=False)
         futures = [client.submit(_support_values, S_remote, shape, chunk, support_options, pure=False)
                    for chunk in chunks]
@@ -310,10 +320,15 @@ def gaussian_complexity(S: Any, shape: Sequence[int] | int | None = None, trials
             chunks = _chunks(seeds, 4 * workers)
             parallel = Parallel(n_jobs=n_jobs, return_as="generator")
             results = []
-            for chunk, res in zip(chunks, parallel(
-                    delayed(_support_values)(S, shape_t, c, support_options) for c in chunks)):
-                results.append(res)
-                bar.update(len(chunk))
+            try:
+                for chunk, res in zip(chunks, parallel(
+                        delayed(_support_values)(S, shape_t, c, support_options) for c in chunks)):
+                    results.append(res)
+                    bar.update(len(chunk))
+            except (pickle.PicklingError, TypeError) as exc:
+                if "pickle" not in str(exc).lower():
+                    raise
+                raise InputTypeError(_NOT_PICKLABLE) from exc
             backend = f"joblib({workers})"
     values = np.concatenate([r[0] for r in results])
     n_unconverged = int(sum(r[1] for r in results))

@@ -31,7 +31,7 @@ Examples
 ... name = "stability"
 ... params = { n = 3, sets = ["box"], sigmas = [0.3], trials = 20 }
 ... ''')
->>> report = run_spec(tmp / "s.toml", out_dir=tmp / "out", quick=True, progress=False)
+>>> report = run_spec(tmp / "s.toml", out_dir=tmp / "out", quick=True, progress=False, plots=False)
 >>> report.results[0].verdict, (tmp / "out" / "report.json").exists()
 ('pass', True)
 """
@@ -288,14 +288,14 @@ def plot_result(result: CheckResult, path: str | os.PathLike[str]) -> bool:
     return True
 
 
-def write_report(report: Report, out_dir: str | os.PathLike[str]) -> Report:
-    """Write ``report.json`` and one PNG per check into ``out_dir``; return the report with ``files``."""
+def write_report(report: Report, out_dir: str | os.PathLike[str], plots: bool = True) -> Report:
+    """Write ``report.json`` (and one PNG per check if ``plots``) into ``out_dir``; return the report."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     files = {}
     for r in report.results:
         name = f"{r.name}.png"
-        if plot_result(r, out / name):
+        if plots and plot_result(r, out / name):
             files[r.name] = name
     final = Report(report.suite, report.description, report.quick, report.seed, report.results,
                    report.started, report.duration, report.environment, files, str(out))
@@ -340,7 +340,7 @@ def _check_seed(seed: int, name: str) -> np.random.SeedSequence:
 
 def run_spec(path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | None = None,
              quick: bool | None = None, progress: bool | None = None, *,
-             only: Sequence[str] | None = None) -> Report:
+             only: Sequence[str] | None = None, plots: bool = True) -> Report:
     """Run the suite described by the TOML spec at ``path`` and write its report.
 
     Parameters
@@ -350,6 +350,7 @@ def run_spec(path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | Non
     quick : use each check's quick sizes (``None``: the spec's ``[suite] quick``).
     progress : progress bars (``None``: only on a terminal).
     only : run only these checks of the spec (by name).
+    plots : write the PNG plots (``report.json`` is always written).
 
     Returns
     -------
@@ -379,7 +380,7 @@ def run_spec(path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | Non
     report = Report(spec.name, spec.description, use_quick, spec.seed, tuple(results), started,
                     time.perf_counter() - t0, environment())
     target = Path(out_dir) if out_dir is not None else Path(path).parent / "reports" / spec.name
-    return write_report(report, target)
+    return write_report(report, target, plots=plots)
 
 
 __all__ = ["Report", "Spec", "SpecEntry", "environment", "markdown_summary", "plot_result", "run_spec",

@@ -128,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     Never raises on expected failures: they are reported on stderr (or as a
     JSON ``{"error": ...}`` document with ``--json``) and mapped to the exit
     codes listed in the module docstring.
+
+    >>> main(["release", "cosine", "missing.npy", "--epsilon", "1", "--delta", "1e-6", "-o", "out"])
+    2
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()

@@ -100,10 +100,10 @@ class Console:
     def steps(self, total: int, *, desc: str) -> Any:
         """A tqdm bar over ``total`` coarse steps (use as a context manager; silent off a TTY).
 
-        >>> with Console(quiet=True).steps(2, desc="x") as bar:
+        >>> with Console(quiet=True).steps(2, desc="x") as bar:  # quiet: a silent no-op bar
         ...     bar.update(2)
-        >>> bar.n
-        2
+        >>> bar.disable
+        True
         """
         from tqdm.auto import tqdm
 

@@ -60,7 +60,7 @@ from sosproj.cli.output import Console
 from sosproj.errors import ProjectionError
 
 COSINE_METHODS = ("exact", "dykstra", "alternating", "gaussian")
-MARGINAL_METHODS = ("cube", "tables", "sos", "sos-sparse", "flatten", "topk", "symmetrize", "gaussian")
+MARGINAL_METHODS = ("auto", "tables", "cube", "sos", "sos-sparse", "flatten", "topk", "symmetrize", "gaussian")
 CALIBRATIONS = ("analytic", "paper", "classical")
 
 ADJACENCY = {
@@ -240,8 +240,6 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
             kwargs["on_violation"] = args.on_violation
         if args.solver is not None:
             kwargs["solver"] = args.solver
-        elif args.method == "tables":
-            kwargs["solver"] = "admm"  # the structured projector of release_tables
         rel = release_marginals(D, args.k, **kwargs)
         del D
         bar.update(1)
@@ -267,7 +265,7 @@ def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz:
     public = {"n": n, "k": k, "m": m, "m_source": "dataset size, public under replace-one adjacency"}
     if args.sparsity is not None:
         public["sparsity"] = int(args.sparsity)
-    sidecar = build_sidecar("marginals", rel, method=args.method, public=public,
+    sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
                             seeded=args.seed is not None, outputs=outputs)
     _check_convergence(sidecar, args, console)
     _write(npz, side, arrays, sidecar)
@@ -286,7 +284,7 @@ def _report(console: Console, npz: str, side: str, sidecar: dict[str, Any]) -> i
     return 0
 
 
-def _positive_float(text: str) -> float:
+def _number(text: str) -> float:
     try:
         return float(text)
     except ValueError:
@@ -300,8 +298,8 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
 
     def common(q: argparse.ArgumentParser) -> None:
         q.add_argument("input", metavar="INPUT", help="private input: .npy, .npz or .csv")
-        q.add_argument("--epsilon", type=_positive_float, required=True, help="privacy loss epsilon > 0")
-        q.add_argument("--delta", type=_positive_float, required=True, help="privacy parameter 0 < delta < 1")
+        q.add_argument("--epsilon", type=_number, required=True, help="privacy loss epsilon > 0")
+        q.add_argument("--delta", type=_number, required=True, help="privacy parameter 0 < delta < 1")
         q.add_argument("-o", "--output", required=True, metavar="OUT",
                        help="output path; writes OUT.npz and OUT.json")
         q.add_argument("--calibration", choices=CALIBRATIONS, default="analytic",
@@ -319,7 +317,7 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                          description="Perturb-and-project release of the cosine-similarity matrix of "
                                      "the rows of INPUT (rows are normalized to unit length).")
     common(c)
-    c.add_argument("--sensitivity", type=_positive_float, default=1.0,
+    c.add_argument("--sensitivity", type=_number, default=1.0,
                    help="bound on ||VV^T - V'V'^T||_F for adjacent inputs (default 1)")
     c.add_argument("--method", choices=COSINE_METHODS, default="exact",
                    help="projection: exact (default), dykstra, alternating, or gaussian (no projection)")
@@ -329,14 +327,14 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                           description="Private k-way marginals of binary INPUT (rows = records).")
     common(mg)
     mg.add_argument("-k", "--k", type=int, default=3, help="marginal order k (default 3)")
-    mg.add_argument("--method", choices=MARGINAL_METHODS, default="cube",
-                    help="release method (default: cube, the Boolean-cube SoS relaxation)")
+    mg.add_argument("--method", choices=MARGINAL_METHODS, default="auto",
+                    help="release method (default: auto = tables without --sparsity, cube with it)")
     mg.add_argument("--sparsity", type=int, help="public bound t on the ones per record (sparse methods)")
     mg.add_argument("--on-violation", choices=("truncate", "raise"), default="truncate",
                     help="records with more than --sparsity ones: truncate by the public rule (default) "
                          "or refuse the input (exit code 4; the refusal itself depends on the data)")
-    mg.add_argument("--solver", help="solver of the projection: scs (default), clarabel or mosek for the "
-                                     "SoS methods; admm (default), scs or clarabel for tables")
+    mg.add_argument("--solver", help="solver of the projection (default: auto = scs for the SoS tensor "
+                                     "methods, the structured admm for tables; also clarabel, mosek)")
     mg.add_argument("--tensor", action="store_true", help="also store the full n^k moment tensor")
     mg.set_defaults(func=run_marginals)
 

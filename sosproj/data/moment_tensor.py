@@ -45,7 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from sosproj.errors import DataPolicyError, InvalidInputError, InvalidParameterError
-from sosproj.validation import check_binary_matrix, check_choice, check_int, check_memory
+from sosproj.validation import check_array, check_binary_matrix, check_choice, check_int, check_memory
 
 OnViolation = Literal["truncate", "raise"]
 
@@ -430,7 +430,7 @@ def tensor_from_subset_moments(mu: np.ndarray, n: int, k: int, *, scale: float =
     >>> tensor_from_subset_moments(np.array([1.0, 0.5, 0.25, 0.125]), 2, 2).tolist()
     [[0.5, 0.125], [0.125, 0.25]]
     """
-    mu = np.asarray(mu, dtype=np.float64)
+    mu = check_array(mu, "mu", allow_empty=True)
     if mu.shape != (n_subsets_upto(n, k),):
         raise InvalidInputError("mu must have one entry per subset of size <= k (order of subsets_upto)")
     if form == "full":
@@ -483,8 +483,8 @@ def pool_tensor(Y: np.ndarray, k: int) -> np.ndarray:
     >>> pool_tensor(Y, 2).tolist()
     [0.0, 1.0, 3.0, 3.0]
     """
-    Y = np.asarray(Y, dtype=np.float64)
-    n = Y.shape[0]
+    Y = check_array(Y, "Y", allow_empty=True)
+    n = Y.shape[0] if Y.ndim else 0
     if Y.ndim != k or any(d != n for d in Y.shape):
         raise InvalidInputError(f"Y must be a full order-{k} tensor of shape (n,)*k")
     idx = _tuple_support_map(n, k)

@@ -306,7 +306,7 @@ class CubeTablesProjector:
 
 def tables_least_squares_reference(cells: np.ndarray, layout: TableLayout, degree: int, *,
                                    weights: np.ndarray | None = None, solver: str = "CLARABEL",
-                                   eps: float = 1e-8) -> np.ndarray:
+                                   eps: float = 1e-8, nonnegative: bool = False) -> np.ndarray:
     r"""Reference solution (cvxpy, 0/1 subset basis) of the cube-relaxation least squares.
 
     ``min sum_T w_T ||B_T y - c_T||^2`` over ``y`` indexed by subsets of size
@@ -348,6 +348,8 @@ def tables_least_squares_reference(cells: np.ndarray, layout: TableLayout, degre
     y = cp.Variable(len(index))
     M = cp.reshape(A @ y, (basis, basis), order="C")
     cons = [y[0] == 1, 0.5 * (M + M.T) >> 0]
+    if nonnegative:
+        cons.append(B @ y >= 0)
     prob = cp.Problem(cp.Minimize(cp.sum_squares(cp.multiply(sw, B @ y - cells))), cons)
     kw: dict[str, Any] = {}
     if solver.upper() == "CLARABEL":

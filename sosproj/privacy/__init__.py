@@ -15,6 +15,9 @@ _NAMES = {
     "PrivacyAccountant": "sosproj.privacy.accountant",
     "sample_discrete_gaussian": "sosproj.privacy.discrete_gaussian",
     "discrete_gaussian_sigma": "sosproj.privacy.discrete_gaussian",
+    "discrete_gaussian_delta": "sosproj.privacy.discrete_gaussian",
+    "snap": "sosproj.privacy.rounding",
+    "round_to_grid": "sosproj.privacy.rounding",
 }
 _SUBMODULES = ["calibration", "noise", "accountant", "discrete_gaussian", "rounding"]
 
