@@ -131,6 +131,8 @@ def spawn(system: str, n: int, solver: str, regime: str, time_limit: float | Non
     cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0)]
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
+    # one BLAS thread: on an oversubscribed 2-core machine a threaded eigh was 40x slower
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
     try:
         cp = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
@@ -171,7 +173,8 @@ def main() -> None:
     if args.system:
         grid = {args.system: args.n or grid[args.system]}
     rows = []
-    print(f"# regime={args.regime} tol={TOL} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', 'unset')} "
+    print(f"# regime={args.regime} tol={TOL} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '2')} "
+          f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '1')} "
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
     head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
             f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"

@@ -30,6 +30,7 @@ True
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -156,6 +157,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.error("interrupted; no partial output was written", kind="KeyboardInterrupt",
                       exit_code=EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # the reader of stdout went away (e.g. `sosproj info | head -1`); files already
+        # written are complete (atomic writes). Silence the interpreter's flush at exit.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
+        except OSError:  # pragma: no cover
+            pass
+        return EXIT_ERROR
     except SosprojError as exc:
         code = exit_code_for(exc)
         if args.debug:

@@ -27,7 +27,8 @@ The support function :math:`h_{S_b}(W) = \max\{\langle \mathrm{sym}\,W, X\rangle
 X_{ii} \le b\}` is a semidefinite program: for :math:`W` with :math:`\mathrm{sym}\,W`
 having a positive eigenvalue it is :math:`b` times the MAXCUT-type SDP
 :math:`\max\{\langle W, X\rangle : X \succeq 0, X_{ii} \le 1\}` (the Goemans-Williamson
-relaxation when the diagonal constraints are tight). It is solved with cvxpy and
+relaxation with its diagonal equalities relaxed to inequalities; equal to it whenever
+an optimal :math:`X` has a unit diagonal, e.g. for graph Laplacians). It is solved with cvxpy and
 certified by a feasible primal point (lower bound) and a feasible dual point (upper
 bound), both reported.
 
