@@ -28,7 +28,7 @@ _BLAS_THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS
 def _demo_uses_one_blas_thread(argv: list[str]) -> bool:
     """True for a ``sosproj demo`` process that has not loaded numpy yet.
 
-    >>> _demo_uses_one_blas_thread(["/usr/bin/sosproj", "--quiet", "demo"])
+    >>> _demo_uses_one_blas_thread(["/usr/bin/sosproj", "--quiet", "info"])
     False
     """
     if "numpy" in _sys.modules or not argv:

@@ -268,12 +268,14 @@ def _single_blas_thread() -> Iterator[int | None]:
 
     The matrices are at most a few hundred wide: one thread is as fast as two on an idle
     machine and avoids spin-waiting BLAS threads (measured 3x slower) on a shared one.
-    Yields the thread limit applied, or ``None`` when threadpoolctl is not installed.
+    Yields the thread limit applied; without threadpoolctl, the ``OPENBLAS_NUM_THREADS``
+    setting that :mod:`sosproj.cli` defaults to 1 for ``sosproj demo`` processes (or ``None``).
     """
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - optional
-        yield None
+        env = os.environ.get("OPENBLAS_NUM_THREADS", "")
+        yield int(env) if env.isdigit() else None
         return
     with threadpool_limits(limits=1, user_api="blas"):
         yield 1
