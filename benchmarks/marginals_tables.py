@@ -171,6 +171,7 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=3)
     ap.add_argument("--delta", type=float, default=1e-6)
     ap.add_argument("--tol", type=float, default=1e-4)
+    ap.add_argument("--degree", type=int, default=None, help="relaxation degree (default: default_degree(k, n))")
     ap.add_argument("--polytope-max-n", type=int, default=16)
     ap.add_argument("--polytope-tol", type=float, default=1e-6)
     ap.add_argument("--tensor-cube-max-n", type=int, default=10)
@@ -199,7 +200,8 @@ def main() -> None:
         B = measurement_matrix(layout, index)
         ones = layout.offsets[:-1] + 2 ** k - 1
         sens = table_sensitivity(layout)
-        proj, t_build, _ = measure(CubeTablesProjector, n, default_degree(k),
+        degree = args.degree or default_degree(k, n)
+        proj, t_build, _ = measure(CubeTablesProjector, n, degree,
                                    fourier_form(np.zeros(layout.n_cells), layout, index).a, tol=args.tol,
                                    max_iter=3000)
         for eps in args.eps:
@@ -245,10 +247,11 @@ def main() -> None:
                         add(res, f"tensor {meth}", np.mean((est[ones] - true[ones]) ** 2),
                             np.mean((est - true) ** 2), dt, peak)
             med = {name: np.median(np.array(v), axis=0) for name, v in res.items()}
-            rows.append((dname, n, eps, med, t_build))
+            rows.append((dname, n, eps, med, degree))
             line = " | ".join(f"{nm}: {v[0]:.4g} ({v[2]:.2f}s)" for nm, v in med.items())
-            print(f"# {dname} n={n} eps={eps}: {line}; admm iterations "
-                  f"{[r[-1] for r in raw_records if r[1] == n and r[2] == eps]}; build {t_build:.1f}s", flush=True)
+            its = [r[-1] for r in raw_records if r[1] == n and r[2] == eps]
+            print(f"# {dname} n={n} eps={eps}: {line}; admm iterations {its}; degree {degree}; "
+                  f"build {t_build:.1f}s", flush=True)
     # ---------------------------------------------------------------- table
     names = []
     for r in rows:
@@ -260,16 +263,16 @@ def main() -> None:
           f"{args.seeds} seeds; k={k}, delta={delta:g}; ratio = tables+cube / best peer "
           "(peer = every other column that ran)")
     print()
-    hdr = ["data", "n", "eps"] + names + ["cube/polytope", "cube/best peer", "cube wall s", "cube CPU s",
+    hdr = ["data", "n", "deg", "eps"] + names + ["cube/polytope", "cube/best peer", "cube wall s", "cube CPU s",
                                            "cube mem", "cube cell err"]
     print("| " + " | ".join(hdr) + " |")
     print("|" + "---|" * len(hdr))
-    for dname, n, eps, med, _ in rows:
+    for dname, n, eps, med, deg in rows:
         ours = med["tables+cube"][0]
         peers = [v[0] for nm, v in med.items() if nm != "tables+cube"]
         poly = med.get("tables+polytope")
         vals = [f"{med[nm][0]:.4g}" if nm in med else "-" for nm in names]
-        print("| " + " | ".join([dname, str(n), f"{eps:g}"] + vals + [
+        print("| " + " | ".join([dname, str(n), str(deg), f"{eps:g}"] + vals + [
             f"{ours / poly[0]:.3f}" if poly is not None else "-",
             f"{ours / min(peers):.3f}" if peers else "-",
             f"{med['tables+cube'][2]:.2f}", f"{med['tables+cube'][4]:.2f}",

@@ -1,8 +1,4 @@
-"""``python -m sosproj``: the CLI; with no arguments, version, solvers and a self-check.
-
->>> run_self_check()["ok"]
-True
-"""
+"""``python -m sosproj``: the CLI; with no arguments, version, solvers and a self-check."""
 
 from __future__ import annotations
 
@@ -17,6 +13,9 @@ def run_self_check() -> dict[str, Any]:
     :math:`\\sigma = \\Delta\\sqrt{2\\ln(1.25/\\delta)}/\\varepsilon` and that a
     perturb-and-project release of a 4x4 identity onto the PSD cone is PSD.
     Returns ``{"ok": bool, "detail": str}``; never raises.
+
+    >>> run_self_check()["ok"]
+    True
     """
     try:
         import math
@@ -51,7 +50,12 @@ def _banner() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m sosproj``."""
+    """Entry point of ``python -m sosproj``: the banner without arguments, else the CLI.
+
+    >>> main(["--version"])  # doctest: +ELLIPSIS
+    sosproj ...
+    0
+    """
     argv = sys.argv[1:] if argv is None else argv
     if not argv:
         return _banner()

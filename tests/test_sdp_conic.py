@@ -226,3 +226,14 @@ def test_memory_refusal_carries_the_estimate():
         ConicSolver(prob, "clarabel", memory_limit=1e4)
     assert err.value.estimate_bytes > 1e4
     assert "estimated" in str(err.value)
+
+
+def test_fallback_chain_skips_a_backend_too_large_for_memory(monkeypatch):
+    prob = _nearest_correlation(np.random.default_rng(7).standard_normal((30, 30)))
+    # Clarabel's dense KKT block for order 30 is ~3.5 MB; SCS's sparse workspace is far smaller
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(2_000_000))
+    res = solve(prob, solver=("clarabel", "scs"), tol=1e-6)
+    assert res.solver == "scs"
+    assert res.info["attempts"][0] == ("clarabel", "too large")
+    with pytest.raises(ResourceLimitError):
+        solve(prob, solver="clarabel")

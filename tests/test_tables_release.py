@@ -45,6 +45,7 @@ def test_noise_off_gives_exact_counts_and_consistent_tables(n, k, workload):
         rel = release_tables(D, k, epsilon=1.0, delta=1e-6, workload=workload, rng=0, tol=1e-6,
                              max_iter=20000, on_fail="raise")
     assert rel.method == "tables" and rel.m == 60 and rel.k == k
+    assert rel.info["degree"] == default_degree(k, n)
     lay = TableLayout.all_k_way(n, k) if workload is None else TableLayout.from_workload(workload, n)
     covered = {U for T in lay.sets for r in range(len(T) + 1) for U in itertools.combinations(T, r)}
     for S in covered:   # exact up to the solver tolerance (1e-6 relative): rounding recovers the counts
@@ -69,7 +70,7 @@ def test_projection_matches_cvxpy_reference(n, k, noise_scale):
     c = contingency_tables(D, lay, flat=True) / 40 + rng.normal(scale=noise_scale, size=lay.n_cells)
     idx = SubsetIndex(n, k)
     ff = fourier_form(c, lay, idx)
-    deg = default_degree(k)
+    deg = default_degree(k)                                # the smallest degree: 2 ceil(k/2)
     proj = CubeTablesProjector(n, deg, ff.a, tol=1e-9, max_iter=30000)
     f, info = proj.solve(ff.g, on_fail="raise")
     y = subset_from_fourier(proj.index, k) @ f
@@ -148,10 +149,12 @@ def test_generic_sdp_route_agrees_with_admm():
     pytest.importorskip("sosproj.sdp.least_squares")
     pytest.importorskip("sosproj.poly")
     D = _data(50, 5, seed=8)
-    a = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="admm", tol=1e-9, max_iter=30000,
-                       on_fail="raise")
-    b = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="clarabel", tol=1e-9)
-    np.testing.assert_allclose(a.moments, b.moments, atol=1e-5)
+    for degree in (4, 6):
+        a = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="admm", tol=1e-9, max_iter=30000,
+                           on_fail="raise", degree=degree)
+        b = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="clarabel", tol=1e-8, degree=degree)
+        np.testing.assert_allclose(a.moments, b.moments, atol=1e-5)
+        assert a.info["degree"] == b.info["degree"] == degree
 
 
 def test_discrete_noise_integer_measurements():

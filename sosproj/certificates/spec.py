@@ -281,8 +281,9 @@ def plot_result(result: CheckResult, path: str | os.PathLike[str]) -> bool:
     for i, panel in enumerate(panels):
         ax = fig.add_subplot(1, len(panels), i + 1)
         _draw_panel(ax, [c for c in result.curves if c.panel == panel], result)
-        title = f"{result.title} [{result.verdict}]" if len(panels) == 1 else f"{panel} [{result.verdict}]"
-        ax.set_title(title, fontsize=9)
+        ax.set_title(f"{result.title} [{result.verdict}]" if len(panels) == 1 else panel, fontsize=9)
+    if len(panels) > 1:
+        fig.suptitle(f"{result.title} [overall: {result.verdict}]", fontsize=10)
     fig.tight_layout()
     fig.savefig(os.fspath(path))
     return True

@@ -46,9 +46,16 @@ def find_specs(folder: str = "certificates") -> list[str]:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    """Run each spec with :func:`sosproj.certificates.run_spec`; report verdicts."""
-    from sosproj.certificates import run_spec
+    """Run each spec with :func:`sosproj.certificates.run_spec`; exit code 0 if no check failed, else 1.
 
+    Specs and ``--out`` are validated before anything runs:
+
+    >>> from sosproj.cli.main import build_parser
+    >>> run(build_parser().parse_args(["certify", "missing.toml"]), Console(quiet=True))
+    Traceback (most recent call last):
+    ...
+    sosproj.errors.InvalidInputError: certify: spec file not found: missing.toml; check the path
+    """
     specs = list(args.spec) or find_specs()
     if not specs:
         raise InvalidInputError("certify: no SPEC given and no spec files in ./certificates; "
@@ -65,6 +72,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
         except OSError as exc:
             raise OutputError(f"--out: cannot create {out_dir} ({exc.strerror}); "
                               "choose a writable path") from exc
+    from sosproj.certificates import run_spec
+
     quick = True if args.quick else (False if args.full else None)
     results = []
     all_ok = True
@@ -86,6 +95,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Register the ``certify`` verb on the ``sub`` subparsers (``parents``: shared options).
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser(prog="sosproj").add_subparsers(dest="verb")
+    >>> add_parser(sub, [])
+    >>> sorted(sub.choices)
+    ['certify']
+    """
     p = sub.add_parser("certify", parents=parents, help="run certificate specs and write their reports",
                        description="Run certificate specs (checks of the paper's bounds) and write "
                                    "their reports. Without SPEC, runs every spec in ./certificates.")

@@ -82,7 +82,11 @@ QUICK = DemoConfig(cosine_n=24, cosine_methods=("gaussian", "alternating", "dyks
 
 @dataclass
 class MethodResult:
-    """One row of a demo table."""
+    """One row of a demo table: error, ratio to the baseline's error, seconds, solver status.
+
+    >>> MethodResult("exact", 0.2, 0.02, 0.1, "ok", {}).ratio
+    0.02
+    """
 
     method: str
     error: float | None
@@ -328,7 +332,13 @@ def run_demo(out_dir: str | os.PathLike[str], *, quick: bool = False, seed: int 
 def run(args: argparse.Namespace, console: Console) -> int:
     """CLI verb: run the demo, print the tables, exit 3 if a method's solver failed.
 
-    ``sosproj demo --quick --out DIR`` is ``run`` on parsed arguments (see ``tests/test_cli_demo.py``).
+    ``sosproj demo --quick --out DIR`` is ``run`` on the parsed arguments (end-to-end test:
+    ``tests/test_cli_demo.py``; a fast example: :func:`run_demo`).
+
+    >>> from sosproj.cli.main import build_parser
+    >>> args = build_parser().parse_args(["demo", "--quick", "--out", "report"])
+    >>> args.func is run, args.quick, args.seed
+    (True, True, 0)
     """
     result = run_demo(args.out, quick=args.quick, seed=args.seed, console=console)
     c, mg = result["cosine"], result["marginals"]
@@ -346,6 +356,14 @@ def run(args: argparse.Namespace, console: Console) -> int:
 
 
 def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Register the ``demo`` verb on the ``sub`` subparsers (``parents``: shared options).
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser(prog="sosproj").add_subparsers(dest="verb")
+    >>> add_parser(sub, [])
+    >>> sorted(sub.choices)
+    ['demo']
+    """
     p = sub.add_parser("demo", parents=parents, help="run the main job on bundled data (under a minute)",
                        description="Private cosine similarities and 3-way marginals of bundled data at "
                                    "epsilon=1, every method against the baselines; writes a report folder.")

@@ -143,6 +143,14 @@ def collect_info(*, check_mosek: bool = True) -> dict[str, Any]:
 
 
 def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Register the ``info`` verb on the ``sub`` subparsers (``parents``: shared options).
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser(prog="sosproj").add_subparsers(dest="verb")
+    >>> add_parser(sub, [])
+    >>> sorted(sub.choices)
+    ['info']
+    """
     p = sub.add_parser("info", parents=parents, help="version, solvers, MOSEK licence, BLAS and threads",
                        description="Print the sosproj version, the solver backends found, the MOSEK "
                                    "licence status and the BLAS/thread settings.")
@@ -152,7 +160,12 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
 
 
 def run(args: argparse.Namespace, console: Console) -> int:
-    """Print the environment report (text or ``--json``); exit code 0."""
+    """Print the environment report (text or ``--json``); exit code 0.
+
+    >>> from sosproj.cli.main import build_parser
+    >>> run(build_parser().parse_args(["info", "--no-mosek-check"]), Console(quiet=True))
+    0
+    """
     info = collect_info(check_mosek=not getattr(args, "no_mosek_check", False))
     console.emit(info)
     console.print(f"sosproj {info['sosproj']} (Python {info['python']}, {info['platform']})")

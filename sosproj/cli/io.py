@@ -47,7 +47,16 @@ Writer = Callable[[IO[bytes]], None]
 
 
 class OutputError(SosprojError, OSError):
-    """An output path cannot be written (missing directory, not a directory, no permission)."""
+    """An output path cannot be written (missing directory, not a directory, no permission).
+
+    Part of the :class:`~sosproj.errors.SosprojError` family (CLI exit code 2).
+
+    >>> try:
+    ...     check_output_dir("/nonexistent-dir/out.npz", "-o")
+    ... except OutputError as err:
+    ...     print(str(err).split(";")[0])
+    -o: directory /nonexistent-dir does not exist
+    """
 
 
 # ------------------------------------------------------------------ reading

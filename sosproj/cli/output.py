@@ -62,34 +62,73 @@ class Console:
         return not (self.quiet or self.json_mode)
 
     def print(self, *parts: Any) -> None:
-        """Print a result line on stdout (text mode only)."""
+        """Print a result line on stdout (text mode only).
+
+        >>> Console().print("ok", 1)
+        ok 1
+        >>> Console(json_mode=True).print("hidden in --json mode")
+        """
         if self.show_text:
             print(*parts, file=self.stdout, flush=True)
 
     def note(self, *parts: Any) -> None:
-        """Print a side note on stderr (text mode only)."""
+        """Print a side note on stderr (text mode only).
+
+        >>> import io
+        >>> err = io.StringIO(); Console(stderr=err).note("step 1 ..."); err.getvalue()
+        'step 1 ...\\n'
+        """
         if self.show_text:
             print(*parts, file=self.stderr, flush=True)
 
     def error(self, message: str, *, kind: str = "Error", exit_code: int = 1) -> None:
-        """Report an error: JSON on stdout in ``--json`` mode, else ``sosproj: error: ...`` on stderr."""
+        """Report an error: JSON on stdout in ``--json`` mode, else ``sosproj: error: ...`` on stderr.
+
+        >>> Console(json_mode=True).error("bad input", kind="InvalidInputError", exit_code=2)
+        {
+          "error": {
+            "exit_code": 2,
+            "message": "bad input",
+            "type": "InvalidInputError"
+          }
+        }
+        """
         if self.json_mode:
             self.emit({"error": {"type": kind, "message": message, "exit_code": exit_code}})
         else:
             print(f"sosproj: error: {message}", file=self.stderr, flush=True)
 
     def emit(self, result: Any) -> None:
-        """Print the verb's JSON document (``--json`` mode only)."""
+        """Print the verb's JSON document (``--json`` mode only; numpy values converted).
+
+        >>> import numpy as np
+        >>> Console(json_mode=True).emit({"sigma": np.float64(0.5)})
+        {
+          "sigma": 0.5
+        }
+        >>> Console().emit({"not": "printed in text mode"})
+        """
         if self.json_mode:
             print(json.dumps(to_jsonable(result), indent=2, sort_keys=True), file=self.stdout, flush=True)
 
     def table(self, header: Sequence[str], rows: Iterable[Sequence[Any]]) -> None:
-        """Print a plain-text table (text mode only)."""
+        """Print a plain-text table (text mode only); see :func:`format_table`.
+
+        >>> Console().table(["a", "b"], [[1, 2.5]])
+        a  b
+        -  ---
+        1  2.5
+        """
         if self.show_text:
             print(format_table(header, rows), file=self.stdout, flush=True)
 
     def progress_enabled(self) -> bool:
-        """Progress bars only on an interactive stderr, never under --quiet/--json."""
+        """Progress bars only on an interactive stderr, never under --quiet/--json.
+
+        >>> import io
+        >>> Console(stderr=io.StringIO()).progress_enabled(), Console(quiet=True).progress_enabled()
+        (False, False)
+        """
         if not self.show_text:
             return False
         try:
@@ -111,7 +150,11 @@ class Console:
                     leave=False)
 
     def progress(self, iterable: Iterable[T], *, desc: str, total: int | None = None) -> Iterator[T]:
-        """Wrap ``iterable`` in a tqdm bar (silent when not a TTY)."""
+        """Wrap ``iterable`` in a tqdm bar (silent when not a TTY).
+
+        >>> sum(Console(quiet=True).progress([1, 2, 3], desc="adding"))
+        6
+        """
         from tqdm.auto import tqdm
 
         yield from tqdm(iterable, desc=desc, total=total, file=self.stderr,

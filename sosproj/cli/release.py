@@ -193,7 +193,16 @@ def _write(npz: str, side: str, arrays: dict[str, np.ndarray], sidecar: dict[str
 
 
 def run_cosine(args: argparse.Namespace, console: Console) -> int:
-    """Private cosine similarities of the rows of INPUT (paper, Algorithm 3)."""
+    """Private cosine similarities of the rows of INPUT (paper, Algorithms 3-4); exit code 0.
+
+    >>> import os, tempfile, numpy as np
+    >>> from sosproj.cli.main import build_parser
+    >>> d = tempfile.mkdtemp(); np.save(os.path.join(d, "V.npy"), np.eye(3))
+    >>> args = build_parser().parse_args(["release", "cosine", os.path.join(d, "V.npy"), "--epsilon",
+    ...                                   "1", "--delta", "1e-6", "-o", os.path.join(d, "c")])
+    >>> run_cosine(args, Console(quiet=True)), np.load(os.path.join(d, "c.npz"))["value"].shape
+    (0, (3, 3))
+    """
     npz, side = _check_output(args.output, args.force)
     with console.steps(3, desc="release cosine") as bar:
         V = read_array(args.input, key=args.key, delimiter=args.delimiter)
@@ -226,7 +235,16 @@ def _subsets_array(subsets: Any, k: int) -> np.ndarray:
 
 
 def run_marginals(args: argparse.Namespace, console: Console) -> int:
-    """Private k-way marginals of the binary records in INPUT."""
+    """Private k-way marginals of the binary records in INPUT; exit code 0.
+
+    >>> import os, tempfile, numpy as np
+    >>> from sosproj.cli.main import build_parser
+    >>> d = tempfile.mkdtemp(); np.save(os.path.join(d, "D.npy"), np.eye(4, dtype=np.uint8))
+    >>> args = build_parser().parse_args(["release", "marginals", os.path.join(d, "D.npy"), "-k", "2",
+    ...     "--method", "symmetrize", "--epsilon", "1", "--delta", "1e-6", "-o", os.path.join(d, "m")])
+    >>> run_marginals(args, Console(quiet=True)), int(np.load(os.path.join(d, "m.npz"))["m"])
+    (0, 4)
+    """
     npz, side = _check_output(args.output, args.force)
     with console.steps(3, desc="release marginals") as bar:
         D = read_array(args.input, key=args.key, delimiter=args.delimiter)
@@ -256,7 +274,7 @@ def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz:
     }
     outputs = {"moments": "private normalized moments: moments[i] ~ fraction of records with all "
                           "attributes of subsets[i] equal to 1",
-               "subsets": "attribute index sets, one per row, padded with -1",
+               "subsets": "attribute index sets, one per row, padded with -1 (first row: the empty set)",
                "m": "number of records (public under replace-one adjacency; counts = m * moments)"}
     n, k = int(rel.n), int(rel.k)
     if args.tensor:
@@ -292,6 +310,14 @@ def _number(text: str) -> float:
 
 
 def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
+    """Register the ``release`` verb on the ``sub`` subparsers (``parents``: shared options).
+
+    >>> import argparse
+    >>> sub = argparse.ArgumentParser(prog="sosproj").add_subparsers(dest="verb")
+    >>> add_parser(sub, [])
+    >>> sorted(sub.choices)
+    ['release']
+    """
     p = sub.add_parser("release", parents=parents, help="release private cosine similarities or marginals",
                        description="Run a private mechanism on a file and write OUT.npz + OUT.json.")
     kinds = p.add_subparsers(dest="kind", metavar="KIND", parser_class=type(p))

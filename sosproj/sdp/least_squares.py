@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from sosproj.errors import InvalidInputError, ProjectionError
+from sosproj.errors import InvalidInputError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.sdp.compile import (
     _weights,
     check_relaxation_memory,
@@ -65,9 +65,12 @@ def feasible_norm_bound(R: Any, *, solver: str = "scs", tol: float = 1e-8, safet
     A_M = sp.csr_matrix(blk.A, dtype=float)
     diag_rows = np.arange(d) * (d + 1)
     trace_cost = -np.asarray(A_M[diag_rows].sum(axis=0)).ravel()
-    res = solve(compile_linear(R, trace_cost, solver=solver), solver=(solver, "clarabel"), tol=tol,
-                on_fail="return")
-    if not res.converged:
+    try:
+        res = solve(compile_linear(R, trace_cost, solver=solver), solver=(solver, "clarabel"), tol=tol,
+                    on_fail="return")
+    except (ResourceLimitError, SolverNotAvailableError):
+        res = None
+    if res is None or not res.converged:
         bound = float("inf")
     else:
         tau = -res.objective
