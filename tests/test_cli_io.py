@@ -177,3 +177,14 @@ def test_json_helpers_are_strict():
     assert json.loads(cio.json_bytes({"x": np.nan})) == {"x": None}
     assert cio.sidecar_path("out/r.NPZ") == "out/r.json"
     assert cio.npz_path("out/r") == "out/r.npz"
+
+
+def test_csv_fast_and_careful_paths_agree(tmp_path):
+    A = np.random.default_rng(1).standard_normal((50, 4))
+    np.savetxt(tmp_path / "fast.csv", A, delimiter=",", header="a,b,c,d", comments="")
+    quoted = "a,b\r\n" + "".join(f'"{x:.17g}","{y:.17g}"\r\n' for x, y in A[:, :2])
+    (tmp_path / "quoted.csv").write_text(quoted, newline="")   # csv quoting: careful parser
+    np.testing.assert_array_equal(read_array(tmp_path / "fast.csv"), A)
+    np.testing.assert_array_equal(read_array(tmp_path / "quoted.csv"), A[:, :2])
+    (tmp_path / "one.csv").write_text("x\n1\n2\n")
+    assert read_array(tmp_path / "one.csv").shape == (2, 1)

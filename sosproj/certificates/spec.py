@@ -324,7 +324,8 @@ def markdown_summary(report: Report, image_prefix: str | None = None) -> str:
     lines = ["| check | verdict | measured | theory | time (s) |", "|---|---|---|---|---|"]
     for r in report.results:
         meas = "; ".join(f"{k} = {_fmt(v)}" for k, v in r.measured.items()
-                         if k.startswith(("constant", "exponent", "ratio")) or k.endswith("exponent"))
+                         if (k.startswith(("constant", "exponent", "ratio")) or k.endswith("exponent"))
+                         and not isinstance(v, dict))
         theo = "; ".join(f"{k} = {_fmt(v)}" for k, v in r.theoretical.items()
                          if isinstance(v, (int, float, str)) and not isinstance(v, bool))
         lines.append(f"| `{r.name}` | **{r.verdict}** | {meas} | {theo} | {r.time:.1f} |")

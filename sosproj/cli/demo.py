@@ -97,11 +97,9 @@ class MethodResult:
 
 
 def _status(info: dict[str, Any]) -> str:
-    proj = info.get("projection") if isinstance(info.get("projection"), dict) else info
-    conv = proj.get("converged") if isinstance(proj, dict) else None
-    if conv is False:
-        return "not converged"
-    return "ok"
+    from sosproj.cli.release import unconverged
+
+    return "not converged" if unconverged(info) else "ok"
 
 
 def _timed(fn: Any) -> tuple[Any, float]:

@@ -33,6 +33,7 @@ import io
 import json
 import os
 import tempfile
+import warnings
 import zipfile
 from collections.abc import Callable, Mapping
 from typing import IO, Any
@@ -156,17 +157,38 @@ def _is_number(cell: str) -> bool:
 
 
 def _read_csv(path: str, name: str, delimiter: str | None) -> np.ndarray:
+    """Fast path :func:`numpy.loadtxt`; on any parse error, the careful parser names the problem."""
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:
-            text = fh.read()
+            first, first_index = None, 0
+            for index, line in enumerate(fh):
+                if line.strip() and not line.lstrip().startswith("#"):
+                    first, first_index = line, index
+                    break
     except UnicodeDecodeError as exc:
         raise InvalidInputError(f"{name} is not a UTF-8 text .csv file: {path}") from exc
-    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-    if not lines:
+    if first is None:
         raise InvalidInputError(f"{name} .csv file has no data rows: {path}")
     if delimiter is None:
-        first = lines[0]
         delimiter = next((d for d in (",", ";", "\t") if d in first), None)
+    cells = first.split() if delimiter is None else next(csv.reader([first], delimiter=delimiter))
+    header = not all(_is_number(c.strip()) for c in cells)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # "input contained no data" and friends
+            arr = np.loadtxt(path, delimiter=delimiter, comments="#", ndmin=2, encoding="utf-8-sig",
+                             skiprows=first_index + 1 if header else 0, dtype=float)
+    except (ValueError, UserWarning, IndexError):
+        return _read_csv_careful(path, name, delimiter)
+    if arr.size == 0:
+        raise InvalidInputError(f"{name} .csv file has a header but no data rows: {path}")
+    return arr
+
+
+def _read_csv_careful(path: str, name: str, delimiter: str | None) -> np.ndarray:
+    with open(path, encoding="utf-8-sig", newline="") as fh:
+        text = fh.read()
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
     if delimiter is None:
         rows = [ln.split() for ln in lines]
     else:

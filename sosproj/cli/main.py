@@ -133,6 +133,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     >>> main(["release", "cosine", "missing.npy", "--epsilon", "1", "--delta", "1e-6", "-o", "out"])
     2
     """
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        # The reader of stdout went away (e.g. `sosproj info | head -1`); files already
+        # written are complete (atomic writes). Silence the interpreter's flush at exit.
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
+        except OSError:  # pragma: no cover
+            pass
+        return EXIT_ERROR
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     json_mode = "--json" in argv
@@ -157,14 +170,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         console.error("interrupted; no partial output was written", kind="KeyboardInterrupt",
                       exit_code=EXIT_INTERRUPTED)
         return EXIT_INTERRUPTED
-    except BrokenPipeError:
-        # the reader of stdout went away (e.g. `sosproj info | head -1`); files already
-        # written are complete (atomic writes). Silence the interpreter's flush at exit.
-        try:
-            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - lives until exit
-        except OSError:  # pragma: no cover
-            pass
-        return EXIT_ERROR
     except SosprojError as exc:
         code = exit_code_for(exc)
         if args.debug:

@@ -64,10 +64,11 @@ MARGINAL_METHODS = ("auto", "tables", "cube", "sos", "sos-sparse", "flatten", "t
 CALIBRATIONS = ("analytic", "paper", "classical")
 
 ADJACENCY = {
-    "cosine": ("V and V' (rows = vectors) are adjacent when ||V V^T - V' V'^T||_F <= sensitivity; "
-               "rows are normalized to unit length before the release (cosine similarities)"),
+    "cosine": ("V and V' (rows = vectors) are adjacent when ||U U^T - U' U'^T||_F <= sensitivity, "
+               "U and U' being V and V' with rows scaled to unit length (the cosine similarities)"),
     "marginals": ("D and D' (rows = records, columns = binary attributes) are adjacent when D' is D "
-                  "with one record replaced; m is the same for both and is therefore public"),
+                  "with one record replaced by any admissible record (any 0/1 row, or with --sparsity t "
+                  "any row with at most t ones); m is the same for both and is therefore public"),
 }
 
 #: keys never copied from a mechanism's ``info`` into the sidecar
@@ -344,7 +345,8 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                                      "the rows of INPUT (rows are normalized to unit length).")
     common(c)
     c.add_argument("--sensitivity", type=_number, default=1.0,
-                   help="bound on ||VV^T - V'V'^T||_F for adjacent inputs (default 1)")
+                   help="bound on ||UU^T - U'U'^T||_F for adjacent inputs, U = rows scaled to unit "
+                        "length (default 1)")
     c.add_argument("--method", choices=COSINE_METHODS, default="exact",
                    help="projection: exact (default), dykstra, alternating, or gaussian (no projection)")
     c.set_defaults(func=run_cosine)
