@@ -249,7 +249,7 @@ def main() -> None:
             med = {name: np.median(np.array(v), axis=0) for name, v in res.items()}
             rows.append((dname, n, eps, med, degree))
             line = " | ".join(f"{nm}: {v[0]:.4g} ({v[2]:.2f}s)" for nm, v in med.items())
-            its = [r[-1] for r in raw_records if r[1] == n and r[2] == eps]
+            its = [r[-1] for r in raw_records if r[:3] == (dname, n, eps)]
             print(f"# {dname} n={n} eps={eps}: {line}; admm iterations {its}; degree {degree}; "
                   f"build {t_build:.1f}s", flush=True)
     # ---------------------------------------------------------------- table

@@ -21,6 +21,7 @@ _NAMES = {
     "release_cosine_similarities": "sosproj.mechanisms.cosine",
     "release_marginals": "sosproj.mechanisms.marginals",
     "MarginalRelease": "sosproj.mechanisms.marginals",
+    "release_tables": "sosproj.mechanisms.marginal_tables",
     "PolySystem": "sosproj.poly.system",
     "MomentRelaxation": "sosproj.poly.relaxation",
     "PseudoMomentSet": "sosproj.sets.pseudo_moment",

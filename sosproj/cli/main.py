@@ -176,6 +176,8 @@ def _main(argv: Sequence[str] | None) -> int:
             raise
         console.error(str(exc), kind=type(exc).__name__, exit_code=code)
         return code
+    except BrokenPipeError:
+        raise  # handled by main(): stdout's reader went away, nothing to report
     except Exception as exc:  # noqa: BLE001 - last-resort handler of the CLI
         if args.debug:
             raise

@@ -13,8 +13,8 @@ Mechanism (:func:`release_tables`)
    ``min sum_T w_T ||p_T(y) - c_T / m||^2`` over pseudo-moments ``y`` of the
    degree-``d`` Boolean-cube relaxation (``x_i^2 = x_i``; moment matrix indexed
    by subsets of size ``<= d/2``, PSD; ``y_{()} = 1``), ``d = 2 ceil(k/2)`` by
-   default.  ``p_T(y)`` are the table cells as Moebius combinations of subset
-   moments (:func:`sosproj.data.contingency.measurement_matrix`).
+   default, plus 2 where that stays cheap (:func:`default_degree`).  ``p_T(y)``
+   are the table cells as Moebius combinations of subset moments (:func:`sosproj.data.contingency.measurement_matrix`).
 3. *Answer* every query and table of order ``<= k`` from the projected
    pseudo-moments: answers are consistent (each table sums to ``m``; lower
    order tables are sums of higher-order ones).
@@ -447,7 +447,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     the discrete Gaussian, integer counts), then projects the noisy tables, as
     fractions of the public ``m``, onto the degree-``d`` Boolean-cube SoS
     relaxation in the measurement metric (least squares on the cells;
-    ``d = 2 ceil(k/2)`` unless given).  The projection is post-processing: the
+    ``d`` from :func:`default_degree` unless given).  The projection is post-processing: the
     release is ``(epsilon, delta)``-DP under replace-one adjacency.
 
     Parameters
