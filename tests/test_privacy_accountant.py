@@ -262,13 +262,7 @@ def _mechanism_calls() -> dict[str, object]:
     }
 
 
-@pytest.mark.parametrize("name", [
-    "perturb_and_project", "cosine", "marginals",
-    pytest.param("marginals_tables", marks=pytest.mark.xfail(
-        strict=True, reason="known defect: release_marginals(method='tables') charges only after "
-                            "release_tables has read the data and drawn the noise (a refused release is "
-                            "discarded, but not refused up front); release_tables takes no accountant=")),
-])
+@pytest.mark.parametrize("name", ["perturb_and_project", "cosine", "marginals", "marginals_tables"])
 def test_every_mechanism_charges_and_refuses_over_budget(name: str) -> None:
     """Budget (1.0, 1e-6): one (0.9, 1e-7) release fits, a second is refused before any noise is drawn."""
     call = _mechanism_calls()[name]

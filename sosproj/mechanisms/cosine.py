@@ -149,12 +149,14 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
     U = normalize_rows(V)
     n = U.shape[0]
     check_memory(12.0 * 8 * n * n, "the cosine-similarity release")
-    A = U @ U.T
-    np.fill_diagonal(A, 1.0)
     sigma = gaussian_sigma(epsilon, delta, sensitivity, calibration)
     if accountant is not None:
+        # After input validation (bad input must not consume budget), before anything is computed
+        # from the data for the release.
         accountant.charge_gaussian(sigma=sigma, sensitivity=sensitivity, epsilon=epsilon, delta=delta,
                                    label="cosine_similarities")
+    A = U @ U.T
+    np.fill_diagonal(A, 1.0)
     # Noise first, one code path for every method (same draw for the same rng).
     gen = as_generator(rng)
     Y = A + gaussian_noise((n, n), sigma, gen)

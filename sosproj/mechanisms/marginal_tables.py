@@ -438,7 +438,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                    workload: Sequence[Sequence[int]] | None = None, calibration: str = "analytic",
                    degree: int | None = None, solver: str = "auto", rng: RngLike = None,
                    noise: str = "gaussian", tol: float = 1e-4, max_iter: int = 5000,
-                   on_fail: str = "warn") -> Any:
+                   on_fail: str = "warn", accountant: Any = None) -> Any:
     r"""Release all marginals of order ``<= k`` by measuring contingency tables (issue 10).
 
     Measures the count table of every attribute set of the workload (default:
@@ -464,6 +464,8 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
         ``"scs"``/``"clarabel"``/``"cvxpy"`` through the generic SDP layer (small ``n``).
     rng : SPEC 7 generator spec (None: fresh OS entropy).
     noise : ``"gaussian"`` or ``"discrete"``.
+    accountant : optional :class:`~sosproj.privacy.accountant.PrivacyAccountant`, charged
+        before any count is computed; a charge over budget raises and releases nothing.
     tol, max_iter, on_fail : ADMM stopping rule and what to do when it is not met.
 
     Returns
@@ -501,6 +503,15 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
 
     sens = table_sensitivity(layout)
     sigma = gaussian_sigma(epsilon, delta, sens, calibration=calibration)
+    if accountant is not None:
+        # Charge before anything is computed from the data: a refused release draws no noise.
+        charged_sigma = sigma
+        if noise == "discrete":
+            from sosproj.privacy.discrete_gaussian import discrete_gaussian_sigma
+
+            charged_sigma = float(discrete_gaussian_sigma(epsilon, delta, sens))
+        accountant.charge_gaussian(sigma=charged_sigma, sensitivity=sens, epsilon=epsilon, delta=delta,
+                                   label="release_tables", discrete=(noise == "discrete"))
     gen = as_generator(rng)
     counts = contingency_tables(X, layout, flat=True).astype(float)
     z, sigma, dist = _noise(layout.n_cells, sigma, noise, epsilon, delta, sens, gen)

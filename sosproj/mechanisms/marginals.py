@@ -450,14 +450,9 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         if unknown:
             raise InvalidParameterError("project_options for method='tables' may only contain 'tol', "
                                         "'max_iter' and 'on_fail'")
-        rel = release_tables(D, k, epsilon=epsilon, delta=delta, workload=None, calibration=calibration,
-                             degree=degree, solver=solver, rng=rng, **extra)
-        if accountant is not None:
-            # release_tables computes its own sensitivity; charge it before anything is returned
-            # (if the charge is refused the release is discarded: nothing leaves this function).
-            accountant.charge_gaussian(sigma=rel.sigma, sensitivity=rel.sensitivity, epsilon=epsilon,
-                                       delta=delta, label="release_marginals[tables]")
-        return rel
+        # release_tables charges the accountant itself, before any count is computed.
+        return release_tables(D, k, epsilon=epsilon, delta=delta, workload=None, calibration=calibration,
+                              degree=degree, solver=solver, rng=rng, accountant=accountant, **extra)
     epsilon, delta, _ = check_privacy_params(epsilon, delta, 1.0)
     check_choice(calibration, "calibration", CALIBRATIONS)
     check_choice(on_violation, "on_violation", ("truncate", "raise"))
