@@ -36,7 +36,7 @@ import numpy as np
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
 from sosproj.rng import RngLike, as_generator
-from sosproj.validation import check_int
+from sosproj.validation import check_array, check_int
 
 
 @dataclass(frozen=True)
@@ -126,7 +126,7 @@ def fit_rate(x: Sequence[float], y: Sequence[float] | None = None, *,
     >>> fit.consistent_with(0.75), fit.method
     (True, 'trials')
     """
-    xa = np.asarray(x, dtype=float).ravel()
+    xa = check_array(x, "x", finite=False).ravel()
     if xa.size < 2 or np.unique(xa).size < 2:
         raise InvalidInputError("x must hold at least two distinct values to fit a rate")
     if not np.all(np.isfinite(xa)) or np.any(xa <= 0):
@@ -142,7 +142,7 @@ def fit_rate(x: Sequence[float], y: Sequence[float] | None = None, *,
     if samples is not None:
         if y is not None:
             raise InvalidParameterError("pass either y or samples, not both")
-        groups = [np.asarray(s, dtype=float).ravel() for s in samples]
+        groups = [check_array(s, "samples entry", finite=False, allow_empty=True).ravel() for s in samples]
         if len(groups) != xa.size:
             raise InvalidInputError("samples must hold one array of measurements per x")
         if any(g.size < 2 or not np.all(np.isfinite(g)) for g in groups):
@@ -151,7 +151,7 @@ def fit_rate(x: Sequence[float], y: Sequence[float] | None = None, *,
     else:
         if y is None:
             raise InvalidParameterError("pass y (values at x) or samples (measurements per x)")
-        ya = np.asarray(y, dtype=float).ravel()
+        ya = check_array(y, "y", finite=False).ravel()
         if ya.shape != xa.shape:
             raise InvalidInputError("y must have one value per x")
     if not np.all(np.isfinite(ya)) or np.any(ya <= 0):

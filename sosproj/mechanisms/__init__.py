@@ -9,7 +9,7 @@ from sosproj._lazy import attach
 
 # The function shares its module's name: bind it eagerly so that importing the submodule
 # (which sets the package attribute to the module) can never shadow the function.
-from sosproj.mechanisms.perturb_and_project import perturb_and_project  # noqa: E402
+from sosproj.mechanisms.perturb_and_project import perturb_and_project  # noqa: E402, F401
 
 _NAMES = {
     "Release": "sosproj.mechanisms.release",

@@ -52,7 +52,7 @@ def _tensors(kind: str, n: int, k: int, count: int, rng: np.random.Generator) ->
     reference='Lemma "sos sparse tensor certificate" (Appendix A, Section "Sparse tensor norms certificates")',
     defaults={"n": 3, "t": 2, "ks": [2, 3], "max_degree": 8, "trials": 6, "constant": 1.0,
               "rel_tol": 1e-4, "solver_tol": 1e-6, "kinds": ["ones", "signs", "gaussian"]},
-    quick={"max_degree": 4, "trials": 1},
+    quick={"max_degree": 8, "trials": 1, "kinds": ["ones", "gaussian"]},
 )
 def check_sparse_lemma(p: dict[str, Any], rng: np.random.Generator, progress: bool | None) -> Outcome:
     """Ratios of SoS values to ``||A||_inf t^{k/2}`` over k, degree and tensor kinds."""
