@@ -210,7 +210,11 @@ def list_checks() -> list[str]:
 
 
 def get_check(name: str) -> Check:
-    """The registered :class:`Check` called ``name``."""
+    """The registered :class:`Check` called ``name``.
+
+    >>> get_check("stability").title
+    'Stability of projections'
+    """
     _load()
     if name not in REGISTRY:
         raise InvalidParameterError(f"no check named {name!r}; known checks: {', '.join(REGISTRY)}")

@@ -63,6 +63,15 @@ def perturb_and_project(A: Any, S: ConvexSet, *, epsilon: float, delta: float, s
     Returns
     -------
     Release with ``value`` in ``S`` and the projection diagnostics in ``info``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from sosproj.sets import Spectraplex
+    >>> rel = perturb_and_project(np.eye(3) / 3, Spectraplex(1.0), epsilon=1.0, delta=1e-6,
+    ...                           sensitivity=0.1, rng=0)
+    >>> bool(Spectraplex(1.0).contains(rel.value)), rel.info["projection"]["exact"]
+    (True, True)
     """
     epsilon, delta, sensitivity = check_privacy_params(epsilon, delta, sensitivity)
     check_choice(calibration, "calibration", CALIBRATIONS)

@@ -105,6 +105,11 @@ def compile_constraints(R: Any) -> ConstraintData:
     Zero cone: ``A_eq y = b_eq``. PSD cone per block ``j``: ``s_j = svec(M_j(y))``,
     i.e. rows ``-S_d A_j`` with ``b = 0`` (SCS svec order); an order-1 block is a
     nonnegative-cone row. The moment matrix is the first block (``moment_block = 0``).
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> cd = compile_constraints(MomentRelaxation(unit_ball(2), 2))
+    >>> cd.n_moments, cd.moment_block
+    (6, 0)
     """
     try:
         cached = _CONSTRAINT_CACHE.get(R)
@@ -178,6 +183,15 @@ def compile_least_squares(R: Any, B: Any, c: Any, weights: Any = None, *, solver
     ``(m,)`` measurements, ``weights`` positive (default 1; use ``1/sigma_i^2`` for
     measurements with different noise scales). The objective value of the
     compiled problem is the weighted squared residual itself.
+
+    >>> import numpy as np
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> from sosproj.sdp import solve
+    >>> R = MomentRelaxation(unit_ball(2), 2)
+    >>> B = R.readout(1).matrix                      # measure E[x_1], E[x_2]
+    >>> res = solve(compile_least_squares(R, B, np.array([3.0, 4.0])), tol=1e-9)
+    >>> np.round(B @ res.x, 4)                        # the closest point of the unit disc
+    array([0.6, 0.8])
     """
     N = int(R.n_moments)
     if not sp.issparse(B):
@@ -210,6 +224,14 @@ def compile_projection(R: Any, k: int, Y: Any, *, solver: str = "scs",
 
     Orbit-weighted least squares (module docs) with the readout matrix as ``B``;
     the compiled objective equals :math:`\|T(y) - Y\|_F^2`.
+
+    >>> import numpy as np
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> from sosproj.sdp import solve
+    >>> R = MomentRelaxation(unit_ball(2), 2)
+    >>> res = solve(compile_projection(R, 2, np.diag([2.0, 0.0])), tol=1e-9)
+    >>> round(res.objective, 5)                       # ||diag(2, 0) - diag(1, 0)||^2
+    1.0
     """
     ro, Y, Ybar = _tensor_data(R, k, Y, "Y")
     w = np.asarray(ro.weights, dtype=float)
@@ -218,7 +240,16 @@ def compile_projection(R: Any, k: int, Y: Any, *, solver: str = "scs",
 
 
 def compile_linear(R: Any, cost: Any, *, solver: str = "scs", limit_bytes: float | None = None) -> ConicProblem:
-    """``min_y cost . y`` over the pseudo-moments of ``R`` (no quadratic term)."""
+    """``min_y cost . y`` over the pseudo-moments of ``R`` (no quadratic term).
+
+    >>> import numpy as np
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> from sosproj.sdp import solve
+    >>> R = MomentRelaxation(unit_ball(2), 2)
+    >>> cost = np.zeros(R.n_moments); cost[0] = 2.0       # minimise 2 * y_0 = 2
+    >>> round(solve(compile_linear(R, cost), tol=1e-8).objective, 6)
+    2.0
+    """
     N = int(R.n_moments)
     cost = check_array(cost, "cost", shape=(N,))
     check_relaxation_memory(R, solver, 0, "the linear SDP", limit_bytes)
@@ -235,7 +266,18 @@ def support_cost(R: Any, k: int, W: Any) -> np.ndarray:
 
 def compile_support(R: Any, k: int, W: Any, *, solver: str = "scs",
                     limit_bytes: float | None = None) -> ConicProblem:
-    r"""``max_y <W, T(y)>`` as ``min_y -(R^T (w * Wbar)) . y`` (the optimal value is minus the support)."""
+    r"""``max_y <W, T(y)>`` as ``min_y -(R^T (w * Wbar)) . y`` (the optimal value is minus the support).
+
+    Degree-2 unit ball, ``k = 2``: the support is :math:`\max(\lambda_{\max}(\mathrm{sym}\,W), 0)`.
+
+    >>> import numpy as np
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> from sosproj.sdp import solve
+    >>> R = MomentRelaxation(unit_ball(2), 2)
+    >>> res = solve(compile_support(R, 2, np.diag([1.0, -1.0])), tol=1e-8)
+    >>> round(-res.objective, 6)
+    1.0
+    """
     prob = compile_linear(R, support_cost(R, k, W), solver=solver, limit_bytes=limit_bytes)
     return ConicProblem(prob.P, prob.q, prob.A, prob.b, prob.cones, 0.0, None, {"kind": "support", "k": int(k),
                                                                               "n_moments": prob.n})

@@ -52,6 +52,11 @@ def feasible_norm_bound(R: Any, *, solver: str = "scs", tol: float = 1e-8, safet
     :math:`\|y\|_2 \le \tau / \sigma_{\min}(A_M)`. ``tau`` is computed numerically
     and inflated by the relative ``safety`` margin (plus the solve tolerance);
     the bound is ``inf`` when the set is unbounded or :math:`A_M` is rank deficient.
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> bound = feasible_norm_bound(MomentRelaxation(unit_ball(2), 2))
+    >>> bool(1.0 < bound < 3.0)    # y = (1, x, x x^T) with ||x|| <= 1
+    True
     """
     try:
         cached = _NORM_CACHE.get(R)

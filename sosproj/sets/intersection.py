@@ -58,6 +58,13 @@ class Intersection(ConvexSet):
     method : ``"dykstra"`` | ``"averaged"`` | ``"alternating"``.
     tol : relative tolerance of the stopping rule.
     max_iter : maximal number of sweeps.
+
+    >>> import numpy as np
+    >>> from sosproj.sets import Box, PSDCone
+    >>> S = Intersection([PSDCone(), Box(-1, 1)], method="dykstra", tol=1e-10)
+    >>> X, info = S.project(np.array([[2.0, 3.0], [3.0, -1.0]]), return_info=True)
+    >>> bool(S.contains(X, tol=1e-8)), info.exact
+    (True, True)
     """
 
     def __init__(self, sets: Sequence[ConvexSet], method: str = "dykstra", tol: float = 1e-8,

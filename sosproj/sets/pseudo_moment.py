@@ -68,6 +68,19 @@ class PseudoMomentSet(ConvexSet):
     tol : relative residual / gap tolerance of the conic solves.
     time_limit, max_iter : passed to the solver.
     check_tol : tolerance of ``R.check`` applied to every projection (default ``100 * tol``).
+
+    Examples
+    --------
+    Degree-2 unit ball, ``k = 2``: the set is :math:`\{X \succeq 0, \operatorname{tr} X \le 1\}`.
+
+    >>> import numpy as np
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> S = PseudoMomentSet(MomentRelaxation(unit_ball(2), 2), 2, tol=1e-9)
+    >>> np.round(S.project(np.diag([2.0, 0.0])), 4) + 0.0
+    array([[1., 0.],
+           [0., 0.]])
+    >>> round(S.support(np.diag([1.0, -1.0])).value, 4)
+    1.0
     """
 
     bounded = True

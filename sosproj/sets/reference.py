@@ -57,7 +57,14 @@ def _solve(problem: Any, solver: str | None, tol: float) -> None:
 
 
 def cvxpy_project(S: ConvexSet, Y: Any, *, solver: str | None = None, tol: float = 1e-10) -> np.ndarray:
-    """Projection of ``Y`` onto ``S`` by a cvxpy solve (reference implementation)."""
+    """Projection of ``Y`` onto ``S`` by a cvxpy solve (reference implementation).
+
+    >>> import numpy as np
+    >>> from sosproj.sets import PSDCone
+    >>> np.round(cvxpy_project(PSDCone(), np.diag([1.0, -1.0])), 6) + 0.0
+    array([[1., 0.],
+           [0., 0.]])
+    """
     import cvxpy as cp
 
     _check_set(S)
@@ -75,7 +82,13 @@ def cvxpy_project(S: ConvexSet, Y: Any, *, solver: str | None = None, tol: float
 
 def cvxpy_support(S: ConvexSet, W: Any, *, solver: str | None = None, tol: float = 1e-10,
                   **_: Any) -> SupportResult:
-    """Support function of ``S`` at ``W`` by a cvxpy solve (reference implementation)."""
+    """Support function of ``S`` at ``W`` by a cvxpy solve (reference implementation).
+
+    >>> import numpy as np
+    >>> from sosproj.sets import Spectraplex
+    >>> round(cvxpy_support(Spectraplex(1.0), np.diag([2.0, -1.0])).value, 6)
+    2.0
+    """
     import cvxpy as cp
 
     _check_set(S)
