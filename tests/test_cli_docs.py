@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import pkgutil
 import re
 from pathlib import Path
@@ -11,15 +10,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
-
-
-def _single_blas_thread():
-    """Examples are tiny; one BLAS thread avoids spin-wait slowdowns on oversubscribed CI."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover
-        return contextlib.nullcontext()
-    return threadpool_limits(1)
 
 
 def _blocks(path: Path, lang: str) -> list[str]:
@@ -35,17 +25,15 @@ def test_readme_has_exactly_the_two_setup_commands():
 def test_readme_python_example_is_ten_lines_and_runs(capsys):
     (code,) = _blocks(ROOT / "README.md", "python")
     assert len([ln for ln in code.splitlines() if ln.strip()]) == 10
-    with _single_blas_thread():
-        exec(compile(code, "README.md", "exec"), {})
+    exec(compile(code, "README.md", "exec"), {})
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("(200, 200)") and lines[1].endswith("(2, 2, 2)")
 
 
 def test_getting_started_examples_run():
     namespace: dict = {}
-    with _single_blas_thread():
-        for code in _blocks(DOCS / "getting-started.md", "python"):
-            exec(compile(code, "getting-started.md", "exec"), namespace)
+    for code in _blocks(DOCS / "getting-started.md", "python"):
+        exec(compile(code, "getting-started.md", "exec"), namespace)
     assert namespace["rel"].value.shape == (100, 100)
     assert namespace["mr"].table([0, 5, 7]).shape == (2, 2, 2)
 

@@ -17,19 +17,6 @@ from sosproj.sets import Box, Intersection, PSDFrobeniusBall
 from sosproj.sets.base import ConvergenceWarning
 from sosproj.sets.bounded_diagonal_psd import BoundedDiagonalPSD
 
-
-@pytest.fixture(autouse=True, scope="module")
-def _single_blas_thread():
-    """The matrices here are tiny (n <= 300); one BLAS thread avoids spin-wait slowdowns on busy CI."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover
-        yield
-        return
-    with threadpool_limits(1):
-        yield
-
-
 P = {"epsilon": 1.0, "delta": 1e-6}
 
 

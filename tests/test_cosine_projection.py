@@ -16,18 +16,6 @@ from sosproj.sets.bounded_diagonal_psd import BoundedDiagonalPSD
 from sosproj.sets.newton_bounded_diagonal import bounded_diagonal_dykstra, bounded_diagonal_newton
 
 
-@pytest.fixture(autouse=True, scope="module")
-def _single_blas_thread():
-    """The matrices here are tiny (n <= 300); one BLAS thread avoids spin-wait slowdowns on busy CI."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover
-        yield
-        return
-    with threadpool_limits(1):
-        yield
-
-
 def _sym_noise(rng: np.random.Generator, n: int, sigma: float) -> np.ndarray:
     W = rng.standard_normal((n, n)) * sigma
     return (W + W.T) / 2

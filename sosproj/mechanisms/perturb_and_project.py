@@ -36,7 +36,7 @@ from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.rng import RngLike, as_generator
 from sosproj.sets.base import ConvexSet
-from sosproj.validation import check_array, check_choice, check_privacy_params
+from sosproj.validation import check_choice, check_privacy_params
 
 CALIBRATIONS = ("analytic", "paper", "classical")
 
@@ -77,8 +77,7 @@ def perturb_and_project(A: Any, S: ConvexSet, *, epsilon: float, delta: float, s
     check_choice(calibration, "calibration", CALIBRATIONS)
     if not isinstance(S, ConvexSet):
         raise InputTypeError(f"S must be a sosproj ConvexSet; got {type(S).__name__}")
-    A = check_array(A, "A")
-    S._check_input(A, "A")
+    A = S._check_input(A, "A")  # finite, non-empty, and the set's shape
     sigma = gaussian_sigma(epsilon, delta, sensitivity, calibration)
     if accountant is not None:
         accountant.charge_gaussian(sigma=sigma, sensitivity=sensitivity, epsilon=epsilon, delta=delta,

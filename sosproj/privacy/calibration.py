@@ -66,9 +66,12 @@ def gaussian_log_delta(sigma: float, epsilon: float, sensitivity: float = 1.0) -
     >>> round(math.exp(gaussian_log_delta(4.224678942, 1.0)), 9)
     1e-06
     """
-    sigma = check_positive(sigma, "sigma")
-    epsilon = check_epsilon(epsilon)
-    sensitivity = check_positive(sensitivity, "sensitivity")
+    return _log_delta(check_positive(sigma, "sigma"), check_epsilon(epsilon),
+                      check_positive(sensitivity, "sensitivity"))
+
+
+def _log_delta(sigma: float, epsilon: float, sensitivity: float) -> float:
+    """:func:`gaussian_log_delta` without validation (the root finder's inner loop)."""
     r = sensitivity / sigma
     a = 0.5 * r - epsilon / r
     b = -0.5 * r - epsilon / r
@@ -93,7 +96,7 @@ def _analytic_sigma(epsilon: float, delta: float) -> float:
     log_delta = math.log(delta)
 
     def f(log_sigma: float) -> float:
-        return gaussian_log_delta(math.exp(log_sigma), epsilon, 1.0) - log_delta
+        return _log_delta(math.exp(log_sigma), epsilon, 1.0) - log_delta
 
     # Bracket in log(sigma): the profile decreases strictly in sigma.
     lo = math.log(max(1e-3, math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon) * 1e-3)
@@ -108,7 +111,7 @@ def _analytic_sigma(epsilon: float, delta: float) -> float:
     # evaluated with ~1e-12 relative round-off: step up by a relative 1e-10 (a change of
     # sigma far below any practical concern) so the guarantee holds in exact arithmetic.
     sigma *= 1.0 + 1e-10
-    while gaussian_log_delta(sigma, epsilon, 1.0) > log_delta:
+    while _log_delta(sigma, epsilon, 1.0) > log_delta:
         sigma *= 1.0 + 1e-10
     return sigma
 
