@@ -419,8 +419,10 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         (first ``t`` ones kept) or refused with ``"raise"``.
     calibration : Gaussian calibration, see :func:`~sosproj.privacy.calibration.gaussian_sigma`.
     degree : relaxation degree for the SDP methods (default :func:`default_degree`).
-    solver : conic solver for the SDP methods: ``"auto"`` (default: SCS for the tensor methods,
-        the structured ADMM for ``"tables"``), ``"scs"``, ``"clarabel"``, ``"cvxpy"``...
+    solver : conic solver for the SDP methods: ``"auto"`` (default: sosproj's structured ADMM,
+        :mod:`sosproj.sdp.backends.admm`, with SCS where the relaxation lacks its structure or
+        ADMM stops short; the dedicated Fourier ADMM for ``"tables"``), ``"admm"``, ``"scs"``,
+        ``"clarabel"``, ``"cvxpy"``...
     rng : SPEC 7; ``None`` (default) draws fresh OS entropy: use it for real releases.
     accountant : optional :class:`~sosproj.privacy.accountant.PrivacyAccountant`, charged after
         input validation and before the measurement (for ``"tables"``: before the release is
@@ -458,8 +460,6 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     check_choice(on_violation, "on_violation", ("truncate", "raise"))
     if not isinstance(solver, str):
         raise InputTypeError("solver must be a string such as 'scs' or 'clarabel'")
-    if solver == "auto":
-        solver = "scs"
     if method in ("sos-sparse", "topk") and sparsity is None:
         raise InvalidParameterError(f"method={method!r} needs sparsity=t (the public bound on ones per row)")
     D = enforce_sparsity(D, sparsity, on_violation)

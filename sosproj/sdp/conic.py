@@ -493,6 +493,10 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
       dense too (16 bytes per entry for matrix plus factor), plus the sparse part.
     * ``cvxpy``: the canonicalized copy (about 5x the sparse data) plus the
       chosen solver's workspace (SCS's estimate).
+    * ``admm``: ``A`` and ``A'``, ten pairs of Anderson vectors, a dense
+      eigendecomposition workspace of the largest block and the dense Woodbury
+      matrix of the rows that couple several variables; ``auto``: the larger of
+      ``admm`` and ``scs`` (it may fall back to SCS).
     * ``mosek``: the Schur complement ``m_eq x m_eq`` dense matrix over the
       variables (``n^2`` doubles) plus the sparse data.
 
@@ -513,7 +517,16 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
         return int(scs_bytes + 5 * 12 * (nnz_A + nnz_P))
     if solver == "mosek":
         return int(8 * n * n + 12 * 4 * sparse_kkt + vectors)
-    raise InvalidParameterError("solver must be 'scs', 'clarabel', 'mosek' or 'cvxpy'")
+    if solver == "admm":
+        # A and A' (CSR), the Anderson history (2 x 10 vectors of length m), the iterates, one
+        # dense eigendecomposition per block, and the dense Woodbury matrix of the coupled rows
+        # (at most the order-(n+1) localizing blocks: bounded by the smaller PSD blocks)
+        coupled = sum(svec_dim(d) for d in cones.psd if d < dmax) + cones.nonneg + sum(cones.soc)
+        return int(2 * 12 * (nnz_A + nnz_P) + 8 * (20 * m + 12 * (n + m)) + 8 * 4 * dmax * dmax
+                   + 8 * coupled * coupled)
+    if solver == "auto":
+        return max(estimate_memory(n, cones, nnz_A, nnz_P, "admm"), scs_bytes)
+    raise InvalidParameterError("solver must be 'scs', 'clarabel', 'mosek', 'cvxpy', 'admm' or 'auto'")
 
 
 __all__ = ["ConicProblem", "Cones", "svec", "smat", "svec_dim", "svec_indices", "svec_operator",

@@ -129,7 +129,7 @@ class LeastSquaresProjector:
     ([0.6, 0.8], 'solved')
     """
 
-    def __init__(self, R: Any, B: Any, weights: Any = None, *, solver: str = "scs", tol: float = 1e-7,
+    def __init__(self, R: Any, B: Any, weights: Any = None, *, solver: str = "auto", tol: float = 1e-7,
                  time_limit: float | None = None, max_iter: int | None = None,
                  limit_bytes: float | None = None, **settings: Any) -> None:
         N = int(R.n_moments)

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
-from sosproj.sdp.backends import BACKENDS, RawSolution, get_backend
+from sosproj.sdp.backends import AUTO_CHAIN, BACKENDS, RawSolution, get_backend
 from sosproj.sdp.conic import ConicProblem, estimate_memory
 from sosproj.sets.base import ConvergenceWarning
 from sosproj.validation import check_memory, check_positive
@@ -91,10 +91,22 @@ def _names(solver: SolverSpec) -> tuple[str, ...]:
     if not names:
         raise InvalidParameterError("solver must name at least one backend, e.g. solver='scs'")
     for name in names:
-        if name not in BACKENDS:
-            raise InvalidParameterError(f"solver must be one of {', '.join(map(repr, BACKENDS))} "
+        if name not in BACKENDS and name != "auto":
+            raise InvalidParameterError(f"solver must be 'auto', one of {', '.join(map(repr, BACKENDS))} "
                                         "or a tuple of them (a fallback chain)")
     return names
+
+
+def check_solver_name(solver: Any) -> str:
+    """Validate one solver name (``"auto"`` or a backend) and return it.
+
+    >>> check_solver_name("auto")
+    'auto'
+    """
+    if not isinstance(solver, str):
+        raise InvalidParameterError("solver must be a string such as 'auto', 'admm' or 'scs'")
+    (name,) = _names(solver)
+    return name
 
 
 def _check_on_fail(on_fail: str) -> None:
@@ -107,9 +119,14 @@ class ConicSolver:
 
     ``problem`` fixes ``P, A, b`` and the cones; :meth:`solve` takes a new ``q``
     (and ``offset``) and warm-starts from the previous solution when the backend
-    supports it (SCS). Memory is checked (``check_memory`` with the backend's
+    supports it (SCS, ADMM). Memory is checked (``check_memory`` with the backend's
     KKT estimate, :func:`~sosproj.sdp.conic.estimate_memory`) before anything
     is built.
+
+    ``solver="auto"`` builds the ADMM backend (:mod:`sosproj.sdp.backends.admm`) when
+    the problem has its structure and SCS otherwise; when ADMM stops short of the
+    tolerance (iteration cap), SCS is built and warm-started from ADMM's last point
+    (``info["attempts"]`` records both; a time limit is not extended).
 
     >>> import numpy as np, scipy.sparse as sp
     >>> from sosproj.sdp.conic import ConicProblem, Cones
@@ -131,14 +148,26 @@ class ConicSolver:
         if time_limit is not None:
             check_positive(time_limit, "time_limit")
         self.problem = problem
-        self.name = name
+        self.requested = name
+        self._args = {"tol": self.tol, "max_iter": max_iter, "time_limit": time_limit, **settings}
         est = estimate_memory(problem.n, problem.cones, problem.A.nnz,
                               problem.P.nnz if problem.P is not None else 0, name)
         self.memory_estimate = est
         check_memory(est, f"the {name} workspace of a conic problem with {problem.n} variables and "
                           f"PSD blocks of orders {list(problem.cones.psd)}", limit_bytes=memory_limit)
-        self._backend = get_backend(name)(problem, tol=self.tol, max_iter=max_iter, time_limit=time_limit,
-                                          **settings)
+        self._fallback: Any = None
+        self.structure_note: str | None = None
+        if name == "auto":
+            try:
+                self._backend = get_backend("admm")(problem, **self._args)
+                self.name = "admm"
+            except SolverNotAvailableError as exc:     # no diagonal structure: SCS directly
+                self.structure_note = str(exc)
+                self._backend = get_backend("scs")(problem, **self._args)
+                self.name = "scs"
+        else:
+            self._backend = get_backend(name)(problem, **self._args)
+            self.name = name
         self.setup_time = float(self._backend.setup_time)
         self._last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self._q = problem.q
@@ -166,21 +195,42 @@ class ConicSolver:
         else:
             ws = tuple(np.asarray(v, dtype=float) for v in warm_start)  # type: ignore[assignment]
         raw = self._backend.solve(q=q, warm_start=ws)
-        result = self._check(raw)
-        if result.converged and raw.x is not None and raw.y is not None and raw.s is not None:
-            self._last = (raw.x, raw.y, raw.s)
+        result = self._check(raw, self.name)
+        if (not result.converged and self.requested == "auto" and self.name == "admm"
+                and result.status in ("max_iter", "unconverged", "inaccurate")):
+            result = self._fall_back(raw, result)
+        if result.converged and result.x is not None and result.y_dual is not None and result.s is not None:
+            self._last = (result.x, result.y_dual, result.s)
         return _apply_policy(result, on_fail)
 
-    def _check(self, raw: RawSolution) -> SolveResult:
+    def _fall_back(self, raw: RawSolution, first: SolveResult) -> SolveResult:
+        """``solver="auto"``: SCS, warm-started from ADMM's last point."""
+        if self._fallback is None:
+            self._fallback = get_backend("scs")(self.problem.with_data(q=self._q, offset=self._offset),
+                                                **self._args)
+        ws = (raw.x, raw.y, raw.s) if raw.x is not None and raw.y is not None and raw.s is not None else None
+        raw2 = self._fallback.solve(q=self._q, warm_start=ws)
+        second = self._check(raw2, "scs")
+        info = dict(second.info)
+        info["attempts"] = [("admm", first.status), ("scs", second.status)]
+        info["admm_iterations"] = first.iterations
+        return SolveResult(second.x, second.y_dual, second.s, second.status, second.objective,
+                           second.primal_residual, second.dual_residual, second.duality_gap,
+                           first.iterations + second.iterations, first.time + second.time, "scs",
+                           second.converged, info)
+
+    def _check(self, raw: RawSolution, name: str) -> SolveResult:
         prob = self.problem
         info: dict[str, Any] = {"raw_status": raw.raw_status, "setup_time": self.setup_time,
                                 "tol": self.tol, "memory_estimate": self.memory_estimate}
+        if self.structure_note is not None:
+            info["auto_note"] = self.structure_note
         info.update(raw.extra)
         if (raw.x is None or raw.y is None or raw.s is None
                 or not all(np.all(np.isfinite(v)) for v in (raw.x, raw.y, raw.s))):
             return SolveResult(raw.x, raw.y, raw.s, raw.status if raw.status != "solved" else "error",
                                float("nan"), float("inf"), float("inf"), float("inf"), raw.iterations,
-                               raw.solve_time, self.name, False, info)
+                               raw.solve_time, name, False, info)
         cur = prob.with_data(q=self._q, offset=self._offset)
         res = cur.residuals(raw.x, raw.y, raw.s)
         scale_s = 1.0 + float(np.linalg.norm(raw.s))
@@ -193,14 +243,14 @@ class ConicSolver:
         status = raw.status
         if status == "solved" and not ok_numbers:
             status = "unconverged"
-        if status == "inaccurate" and self.name == "clarabel" and ok_numbers:
+        if status == "inaccurate" and name == "clarabel" and ok_numbers:
             # Clarabel's AlmostSolved whose recomputed residuals, gap and cone violations pass
             # the same bar as any "solved" answer: solved to the requested tolerance.
             status = "solved"
             info["accepted_by_check"] = True
         converged = status == "solved"
         return SolveResult(raw.x, raw.y, raw.s, status, cur.objective(raw.x), res["primal"], res["dual"],
-                           res["gap"], raw.iterations, raw.solve_time, self.name, converged, info)
+                           res["gap"], raw.iterations, raw.solve_time, name, converged, info)
 
 
 def _apply_policy(result: SolveResult, on_fail: str) -> SolveResult:
@@ -271,4 +321,4 @@ def solve(problem: ConicProblem, solver: SolverSpec = "scs", *, tol: float = 1e-
     return _apply_policy(last_result, on_fail)
 
 
-__all__ = ["solve", "SolveResult", "ConicSolver", "SolverSpec"]
+__all__ = ["solve", "SolveResult", "ConicSolver", "SolverSpec", "check_solver_name"]

@@ -48,11 +48,10 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
-from sosproj.sdp.backends import BACKENDS
 from sosproj.sdp.compile import compile_constraints, compile_linear, support_cost
 from sosproj.sdp.conic import _single_thread_blas
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
-from sosproj.sdp.solve import ConicSolver
+from sosproj.sdp.solve import ConicSolver, check_solver_name
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence
 from sosproj.validation import check_array, check_int, check_positive
 
@@ -64,7 +63,9 @@ class PseudoMomentSet(ConvexSet):
     ----------
     relaxation : a ``MomentRelaxation`` with ``k <= relaxation.degree``.
     k : tensor order.
-    solver : ``"scs"`` (default), ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+    solver : ``"auto"`` (default: sosproj's ADMM where the relaxation has its diagonal structure,
+        as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short),
+        ``"admm"``, ``"scs"``, ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
     tol : relative residual / gap tolerance of the conic solves.
     time_limit, max_iter : passed to the solver.
     check_tol : tolerance of ``R.check`` applied to every projection (default ``100 * tol``).
@@ -86,7 +87,7 @@ class PseudoMomentSet(ConvexSet):
     bounded = True
     matrix_set = False
 
-    def __init__(self, relaxation: Any, k: int, *, solver: str = "scs", tol: float = 1e-7,
+    def __init__(self, relaxation: Any, k: int, *, solver: str = "auto", tol: float = 1e-7,
                  time_limit: float | None = None, max_iter: int | None = None,
                  check_tol: float | None = None) -> None:
         self.relaxation = relaxation
@@ -94,9 +95,7 @@ class PseudoMomentSet(ConvexSet):
         self.readout = relaxation.readout(self.k)
         self.n = int(self.readout.n)
         self.shape = (self.n,) * self.k
-        if solver not in BACKENDS:
-            raise InvalidParameterError(f"solver must be one of {', '.join(map(repr, BACKENDS))}")
-        self.solver = solver
+        self.solver = check_solver_name(solver)
         self.tol = check_positive(tol, "tol")
         self.time_limit = time_limit
         self.max_iter = max_iter
