@@ -14,7 +14,7 @@ from sosproj.sdp.backends.cvxpy import smat_operator
 from sosproj.sdp.conic import cone_violation, project_dual_cone, svec_indices, svec_operator
 from sosproj.sets.base import ConvergenceWarning
 
-SOLVERS = ("scs", "clarabel", "cvxpy")
+SOLVERS = ("scs", "clarabel", "cvxpy", "admm")
 
 
 def _sym(rng: np.random.Generator, d: int) -> np.ndarray:
@@ -61,7 +61,7 @@ def _entry_problem(d: int, target: tuple[int, int], value: float) -> ConicProble
     return ConicProblem(None, q, A, np.concatenate([b, np.zeros(m)]), Cones(zero=len(b), psd=(d,)))
 
 
-@pytest.mark.parametrize("solver", ["scs", "clarabel"])
+@pytest.mark.parametrize("solver", ["scs", "clarabel", "admm"])
 def test_direct_backends_read_the_right_triangle(solver):
     # an asymmetric pattern of constraints: a wrong svec order puts the pinned value elsewhere
     d = 4

@@ -62,7 +62,7 @@ def test_projection_agrees_across_solvers_and_with_cvxpy(relaxations, system, n,
     Y = 0.4 * rng.standard_normal((n,) * k)      # full, non-symmetric tensor
     ref, ref_val = _cvxpy_projection(R, k, Y)
     outs = {}
-    for solver, tol in (("scs", 1e-9), ("clarabel", 1e-8), ("cvxpy", 1e-8)):
+    for solver, tol in (("scs", 1e-9), ("clarabel", 1e-8), ("cvxpy", 1e-8), ("admm", 1e-9)):
         S = PseudoMomentSet(R, k, solver=solver, tol=tol)
         X, info = S.project(Y, return_info=True)
         outs[solver] = X
@@ -74,6 +74,7 @@ def test_projection_agrees_across_solvers_and_with_cvxpy(relaxations, system, n,
         assert info.extra["distance"] ** 2 == pytest.approx(ref_val, rel=1e-5, abs=1e-8)
         assert R.check(info.extra["pseudo_moments"], tol=1e-6).ok
     np.testing.assert_allclose(outs["scs"], outs["clarabel"], atol=1e-5)
+    np.testing.assert_allclose(outs["admm"], outs["clarabel"], atol=1e-5)
 
 
 def test_projection_is_optimal_against_feasible_points(relaxations):
@@ -106,7 +107,8 @@ def test_a_tensor_of_a_measure_projects_onto_itself(relaxations, system, n):
     # many atoms: an interior point (full-rank moment matrix); few atoms: a boundary point
     T_in = ro.to_tensor(ro(R.moments_of(points(60))))
     T_bd = ro.to_tensor(ro(R.moments_of(points(4))))
-    for solver, tol, cases in (("scs", 1e-9, (T_in, T_bd)), ("clarabel", 1e-8, (T_in,))):
+    for solver, tol, cases in (("scs", 1e-9, (T_in, T_bd)), ("clarabel", 1e-8, (T_in,)),
+                               ("admm", 1e-9, (T_in, T_bd))):
         S = PseudoMomentSet(R, 3, solver=solver, tol=tol)
         for T in cases:
             X, info = S.project(T, return_info=True)
@@ -120,7 +122,7 @@ def test_support_closed_form_degree2_unit_ball(relaxations):
     n = 4
     R = relaxations(unit_ball, n, 2)
     rng = np.random.default_rng(8)
-    for solver in ("scs", "clarabel", "cvxpy"):
+    for solver in ("scs", "clarabel", "cvxpy", "admm"):
         S = PseudoMomentSet(R, 2, solver=solver, tol=1e-8)
         for shift in (0.0, -5.0):
             W = rng.standard_normal((n, n)) + shift * np.eye(n)   # asymmetric W
@@ -135,7 +137,8 @@ def test_support_agrees_across_solvers_and_bounds_measures(relaxations):
     R = relaxations(unit_ball, 5)
     rng = np.random.default_rng(9)
     W = rng.standard_normal((5,) * 3)
-    vals = [PseudoMomentSet(R, 3, solver=s, tol=1e-8).support(W).value for s in ("scs", "clarabel", "cvxpy")]
+    vals = [PseudoMomentSet(R, 3, solver=s, tol=1e-8).support(W).value
+            for s in ("scs", "clarabel", "cvxpy", "admm")]
     assert max(vals) - min(vals) < 1e-5
     # SoS value >= value of any actual point of the ball (it relaxes conv{x^(3)})
     ro = R.readout(3)

@@ -163,7 +163,8 @@ class ConicSolver:
                 self.name = "admm"
             except SolverNotAvailableError as exc:     # no diagonal structure: SCS directly
                 self.structure_note = str(exc)
-                self._backend = get_backend("scs")(problem, **self._args)
+                common = {key: self._args[key] for key in ("tol", "max_iter", "time_limit")}
+                self._backend = get_backend("scs")(problem, **common)
                 self.name = "scs"
         else:
             self._backend = get_backend(name)(problem, **self._args)
@@ -205,9 +206,9 @@ class ConicSolver:
 
     def _fall_back(self, raw: RawSolution, first: SolveResult) -> SolveResult:
         """``solver="auto"``: SCS, warm-started from ADMM's last point."""
-        if self._fallback is None:
-            self._fallback = get_backend("scs")(self.problem.with_data(q=self._q, offset=self._offset),
-                                                **self._args)
+        if self._fallback is None:    # SCS gets the common arguments, not ADMM's own settings
+            common = {key: self._args[key] for key in ("tol", "max_iter", "time_limit")}
+            self._fallback = get_backend("scs")(self.problem.with_data(q=self._q, offset=self._offset), **common)
         ws = (raw.x, raw.y, raw.s) if raw.x is not None and raw.y is not None and raw.s is not None else None
         raw2 = self._fallback.solve(q=self._q, warm_start=ws)
         second = self._check(raw2, "scs")
