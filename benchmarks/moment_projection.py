@@ -1,14 +1,16 @@
 """Benchmark: projecting a noisy order-3 moment tensor onto degree-4 pseudo-moment sets.
 
-Compares, in one run and on the same inputs, direct SCS (sosproj's compiled conic
-form, native quadratic objective), direct Clarabel, and the same model written in
-cvxpy and solved by SCS (cvxpy+SCS), all at the same tolerance. Each (case,
+Compares, in one run and on the same inputs, sosproj's structured ADMM
+(``solver="admm"``, the default through ``"auto"``), direct SCS (sosproj's compiled
+conic form, native quadratic objective), direct Clarabel, and the same model
+written in cvxpy and solved by SCS (cvxpy+SCS), all at the same tolerance. Each (case,
 solver) runs in a fresh subprocess so that the peak resident memory (ru_maxrss) is
 its own; times are medians of ``--repeat`` runs (single runs for large n).
 Reported: build time (compilation to conic form + solver workspace; for
 cvxpy: model construction + canonicalization), solve time, total, iterations,
 the recomputed relative residuals and gap, peak memory, the largest entry-wise
-difference to the direct-SCS answer, and the end-to-end time ratio to direct SCS.
+difference to the direct-SCS answer, and the end-to-end time ratios to direct SCS
+and to cvxpy+SCS. BLAS threads: ``OPENBLAS_NUM_THREADS`` (default 1).
 
 Inputs (``--regime``):
 
@@ -23,7 +25,7 @@ Usage::
 
     python benchmarks/moment_projection.py                       # full grid (long)
     python benchmarks/moment_projection.py --quick               # n in {8, 12}
-    python benchmarks/moment_projection.py --system unit_ball --n 30 --solvers scs --regime dp
+    python benchmarks/moment_projection.py --system unit_ball --n 30 --solvers admm scs --regime dp
 """
 
 from __future__ import annotations
@@ -93,7 +95,7 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
     R, ro, Y = make_input(system, n, regime)
     out = {"system": system, "n": n, "order": R.psd_blocks[0].order, "n_moments": R.n_moments,
            "solver": solver, "regime": regime}
-    if solver in ("scs", "clarabel"):
+    if solver in ("scs", "clarabel", "admm"):
         t0 = time.perf_counter()
         prob = compile_projection(R, 3, Y, solver=solver)
         ws = ConicSolver(prob, solver, tol=TOL, time_limit=time_limit)
@@ -155,7 +157,7 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="only n in {8, 12}")
     ap.add_argument("--system", choices=["unit_ball", "boolean_cube"], default=None)
     ap.add_argument("--n", type=int, nargs="*", default=None)
-    ap.add_argument("--solvers", nargs="*", default=["scs", "clarabel", "cvxpy+scs"])
+    ap.add_argument("--solvers", nargs="*", default=["admm", "scs", "clarabel", "cvxpy+scs"])
     ap.add_argument("--regime", choices=["dp", "boundary"], default="dp")
     ap.add_argument("--time-limit", type=float, default=None, help="solver time limit (s)")
     ap.add_argument("--timeout", type=float, default=900.0, help="wall limit per case (s)")
@@ -178,14 +180,14 @@ def main() -> None:
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
     head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
             f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"
-            f"{'|dX|':>9}{'x scs':>7}{'build%':>9}")
+            f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}")
     print(head)
+    from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
+
     for system, ns in grid.items():
         for n in ns:
-            base = None
+            group = []
             for solver in args.solvers:
-                from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
-
                 order = MomentRelaxation.estimate((unit_ball if system == "unit_ball" else boolean_cube)(n),
                                                   4)["block_orders"][0]
                 if solver == "clarabel" and order > CLARABEL_MAX_ORDER:
@@ -202,17 +204,22 @@ def main() -> None:
                         r["peak_mib"] = max(x["peak_mib"] for x in runs)
                         r["repeats"] = reps
                 r["solver"] = solver
-                if solver == "scs" and "X_orbits" in r:
-                    base = r
+                group.append(r)
+            base = next((r for r in group if r["solver"] == "scs" and "X_orbits" in r), None)
+            cvx = next((r for r in group if r["solver"] == "cvxpy+scs" and r.get("total")), None)
+            for r in group:
                 if base is not None and "X_orbits" in r:
                     r["diff"] = float(np.max(np.abs(np.subtract(r["X_orbits"], base["X_orbits"]))))
                     r["ratio"] = r["total"] / base["total"] if base.get("total") else None
+                if cvx is not None and r.get("total"):
+                    r["ratio_cvxpy"] = r["total"] / cvx["total"]
                 rows.append(r)
-                print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {solver:<10}"
+                print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {r['solver']:<10}"
                       f"{fmt(r.get('build'), '9.2f')}{fmt(r.get('solve'), '9.2f')}{fmt(r.get('total'), '9.2f')}"
                       f"{fmt(r.get('iterations'), '7d')} {str(r.get('status'))[:12]:<12}"
                       f"{fmt(r.get('pres'), '9.1e')}{fmt(r.get('dres'), '9.1e')}{fmt(r.get('gap'), '9.1e')}"
                       f"{fmt(r.get('peak_mib'), '9.0f')}{fmt(r.get('diff'), '9.1e')}{fmt(r.get('ratio'), '7.2f')}"
+                      f"{fmt(r.get('ratio_cvxpy'), '7.2f')}"
                       f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '9.1f')}",
                       flush=True)
     if args.json:

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
-from sosproj.sdp.backends import AUTO_CHAIN, BACKENDS, RawSolution, get_backend
+from sosproj.sdp.backends import BACKENDS, RawSolution, get_backend
 from sosproj.sdp.conic import ConicProblem, estimate_memory
 from sosproj.sets.base import ConvergenceWarning
 from sosproj.validation import check_memory, check_positive

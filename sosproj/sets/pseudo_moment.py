@@ -47,7 +47,7 @@ from typing import Any
 
 import numpy as np
 
-from sosproj.errors import InvalidInputError, InvalidParameterError
+from sosproj.errors import InvalidInputError
 from sosproj.sdp.compile import compile_constraints, compile_linear, support_cost
 from sosproj.sdp.conic import _single_thread_blas
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound

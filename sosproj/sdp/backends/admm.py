@@ -51,7 +51,6 @@ in no single-nonzero row, or too many coupled rows) raise
 from __future__ import annotations
 
 import time
-from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -182,8 +181,8 @@ class Backend:
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, *, rho: float | None = None, alpha: float = 1.6,
-                 eq_scale: float = 1e3, anderson: int = 10, adapt_every: int = 50, adapt_ratio: float = 5.0, check_every: int = 5,
-                 safeguard: float = 1.0, verbose: bool = False) -> None:
+                 eq_scale: float = 1e3, anderson: int = 10, adapt_every: int = 50, adapt_ratio: float = 5.0,
+                 check_every: int = 5, safeguard: float = 1.0, verbose: bool = False) -> None:
         t0 = time.perf_counter()
         if not 0.0 < alpha < 2.0:
             raise InvalidParameterError("alpha (over-relaxation) must lie in (0, 2)")
