@@ -2,20 +2,23 @@ r"""Structure-exploiting ADMM for conic least squares over pseudo-moments (``sol
 
 Solves the canonical problem of :mod:`sosproj.sdp.conic`,
 :math:`\min \tfrac12 x^\top P x + q^\top x` s.t. :math:`Ax + s = b,\ s\in\mathcal K`,
-by the ADMM splitting of OSQP/SCS *without* the homogeneous embedding:
+by the ADMM splitting of OSQP/SCS *without* the homogeneous embedding, written in
+the Douglas-Rachford variable :math:`w`:
 
 .. math::
 
-    x^{+} &= \arg\min_x \tfrac12 x^\top P x + q^\top x + \tfrac12\|Ax + s - b + u\|_{\rho}^2
-          = H^{-1}\bigl(-q - A^\top \rho\,(s - b + u)\bigr),\qquad H = P + A^\top \rho A,\\
-    w &= b - (\alpha A x^{+} + (1-\alpha)(b - s)) - u,\qquad
-    s^{+} = \Pi_{\mathcal K}(w),\qquad u^{+} = s^{+} - w,
+    s = \Pi_{\mathcal K}(w),\quad u = s - w,\quad
+    x = H^{-1}\bigl(-q - A^\top \rho\,(s - b + u)\bigr),\quad
+    w^{+} = b - \alpha A x - (1-\alpha)(b - s) - u,
 
-with one penalty :math:`\rho` per cone (the zero cone gets ``eq_scale`` times more).
-The dual iterate :math:`y = \rho u^{+} = \rho\,(\Pi_{\mathcal K}(w) - w)` lies in
-:math:`\mathcal K^*` and is complementary to :math:`s^{+}` *at every iteration*
-(Moreau), so the only residuals are :math:`Ax + s - b` and
-:math:`Px + q + A^\top y` (and the gap, which they control).
+with :math:`H = P + A^\top \rho A`, one penalty :math:`\rho` per cone (the zero
+cone gets ``eq_scale`` times more) and over-relaxation :math:`\alpha`. By Moreau's
+decomposition :math:`s\in\mathcal K`, :math:`y = \rho u\in\mathcal K^*` and
+:math:`s^\top y = 0` *at every iteration*, so only the residuals
+:math:`Ax + s - b`, :math:`Px + q + A^\top y` and the gap measure convergence.
+Two certificates share :math:`(s, y)`: with the :math:`x` computed from them, and
+with the previous :math:`x` (the classical ADMM pair, whose primal and dual
+residuals also drive the penalty balancing); the better one is reported.
 
 **Why it is fast on moment relaxations.** Every entry of a moment matrix is one
 moment (the unit ball, the Boolean cube after reduction): the rows of ``A`` with
@@ -30,9 +33,10 @@ with :math:`c = \binom{n+2}{2}` rows, so
 
 (Woodbury) costs one dense ``c x c`` Cholesky per :math:`\rho` and two sparse
 products per iteration. The iteration cost is then one eigendecomposition per
-PSD block. Anderson acceleration (type II, safeguarded, as in SCS 3) is applied
-to the fixed-point map :math:`(s, u)\mapsto(s^+, u^+)`, and :math:`\rho` is
-rebalanced from the relative residuals.
+PSD block. Anderson acceleration (type II, memory 10, safeguarded as in SCS 3)
+is applied to the map :math:`w\mapsto w^+`, and :math:`\rho` is rebalanced every
+50 iterations when the classical pair's relative residuals differ by more than
+``adapt_ratio**2``.
 
 Problems without this structure (a non-diagonal ``P``, a variable that appears
 in no single-nonzero row, or too many coupled rows) raise
@@ -174,14 +178,25 @@ class Backend:
     Settings: ``rho`` (initial penalty, default from the data scale), ``alpha``
     (over-relaxation, 1.6), ``eq_scale`` (penalty multiplier of the zero cone,
     1e3), ``anderson`` (memory, 0 disables), ``adapt_every`` (iterations between
-    penalty updates), ``check_every``.
+    penalty updates), ``adapt_ratio``, ``check_every``, ``safeguard`` (Anderson acceptance
+    factor), ``verbose``.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from sosproj.sdp.conic import ConicProblem, Cones
+    >>> # nearest point of the PSD cone (order 2) to diag(1, -1): diag(1, 0)
+    >>> prob = ConicProblem(2 * sp.identity(3, format="csc"), np.array([-2.0, 0.0, 2.0]),
+    ...                     -sp.identity(3, format="csc"), np.zeros(3), Cones(psd=(2,)), offset=2.0)
+    >>> sol = Backend(prob, tol=1e-10).solve()
+    >>> sol.status, np.round(sol.x, 8).tolist()
+    ('solved', [1.0, 0.0, 0.0])
     """
 
     name = "admm"
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, *, rho: float | None = None, alpha: float = 1.6,
-                 eq_scale: float = 1e3, anderson: int = 10, adapt_every: int = 50, adapt_ratio: float = 5.0,
+                 eq_scale: float = 1e3, anderson: int = 10, adapt_every: int | None = None,
+                 adapt_ratio: float = 5.0, stall_ratio: float | None = None, gap_weight: float | None = None,
                  check_every: int = 5, safeguard: float = 1.0, verbose: bool = False) -> None:
         t0 = time.perf_counter()
         if not 0.0 < alpha < 2.0:
@@ -193,7 +208,6 @@ class Backend:
         self.alpha = float(alpha)
         self.eq_scale = float(eq_scale)
         self.anderson = int(anderson)
-        self.adapt_every = int(adapt_every)
         self.adapt_ratio = float(adapt_ratio)
         self.check_every = max(1, int(check_every))
         self.safeguard = float(safeguard)
@@ -209,6 +223,15 @@ class Backend:
             self.p_diag = np.asarray(P.diagonal(), dtype=float)
         else:
             self.p_diag = np.zeros(n)
+        # Penalty policy, measured on unit-ball / Boolean-cube projections and supports
+        # (docs/bench_sdp.md). Least squares: the gap lags (|y'r_p| sums over every PSD entry), so it
+        # joins the primal side of the balance, and a stalled run (worst residual not halved since
+        # the last check) is rebalanced at a lower threshold. Linear costs (support functions):
+        # the residuals alone, rarely (both rules made supports slower or fail).
+        quadratic = bool(np.any(self.p_diag))
+        self.gap_weight = float(gap_weight) if gap_weight is not None else (1.0 if quadratic else 0.0)
+        self.adapt_every = int(adapt_every) if adapt_every is not None else (25 if quadratic else 50)
+        self.stall_ratio = float(stall_ratio) if stall_ratio is not None else (2.0 if quadratic else 0.0)
         self.A = A
         self.AT = sp.csr_matrix(A.T)
         # cone of every row: group index for the per-cone penalty
@@ -355,6 +378,7 @@ class Backend:
         it = 0
         rel = (np.inf, np.inf, np.inf)
         n_rho = n_rejected = 0
+        last_worst: float | None = None
         for it in range(1, self.max_iter + 1):
             w_next, x, Ax, s, u = self._map(w, q, b)
             y = u * self.rv
@@ -380,8 +404,12 @@ class Backend:
                 # penalty balancing (OSQP's rule) on the classical pair's relative residuals
                 if (self.adapt_every and it % self.adapt_every == 0 and pb is not None
                         and pb[0] > 0 and pb[1] > 0):
-                    ratio = float(np.sqrt(pb[0] / pb[1]))
-                    if ratio > self.adapt_ratio or ratio < 1.0 / self.adapt_ratio:
+                    ratio = float(np.sqrt(max(pb[0], self.gap_weight * pb[2]) / pb[1]))
+                    worst = max(rel)
+                    stalled = last_worst is not None and worst > 0.5 * last_worst
+                    last_worst = worst
+                    lim = self.stall_ratio if (stalled and self.stall_ratio > 1.0) else self.adapt_ratio
+                    if ratio > lim or ratio < 1.0 / lim:
                         new_rho = float(np.clip(self.rho * ratio, 1e-6, 1e6))
                         w = s - u * (self.rho / new_rho)
                         self.rho = new_rho
