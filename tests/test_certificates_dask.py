@@ -39,21 +39,17 @@ def test_dask_scheduler_address(client):
 
 
 def test_unpicklable_set_gets_a_clear_error(client):
-    from sosproj.certificates.checks.relaxation_sets import tensor_set
     from sosproj.errors import InputTypeError
+    from sosproj.poly import MomentRelaxation, unit_ball
+    from sosproj.sets.pseudo_moment import PseudoMomentSet
 
-    try:
-        S = tensor_set("unit_ball", 2, 2, 2)
-    except Exception as exc:  # pragma: no cover - relaxation layer missing
-        pytest.skip(f"relaxation not available: {exc}")
-    S.support(np.eye(2))  # builds and caches a solver workspace inside the set
-    try:
-        import pickle
-
-        pickle.dumps(S)
-    except Exception:
-        with pytest.raises(InputTypeError, match="worker processes"):
-            gaussian_complexity(S, trials=4, rng=0, scheduler=client)
-    else:  # the set learned to drop its workspaces when pickled: then it must just work
-        est = gaussian_complexity(S, trials=4, rng=0, scheduler=client)
-        assert est.trials == 4
+    R = MomentRelaxation(unit_ball(2), 2)
+    S = PseudoMomentSet(R, 2, solver="scs")
+    S.support(np.eye(2))  # builds and caches an SCS workspace (a C object) inside the set
+    with pytest.raises(InputTypeError, match="worker processes"):
+        gaussian_complexity(S, trials=4, rng=0, scheduler=client)
+    # the default solver on this relaxation is sosproj's ADMM: plain numpy state, it pickles
+    S_auto = PseudoMomentSet(R, 2)
+    S_auto.support(np.eye(2))
+    est = gaussian_complexity(S_auto, trials=4, rng=0, scheduler=client)
+    assert est.trials == 4

@@ -174,8 +174,9 @@ def _support_values(S: Any, shape: tuple[int, ...], seeds: list[np.random.SeedSe
     return out, unconverged
 
 
-_NOT_PICKLABLE = ("the set cannot be sent to worker processes (it holds solver workspaces, e.g. after "
-                  "a first solve); pass a freshly built set, use n_jobs=1, or joblib's threading "
+_NOT_PICKLABLE = ("the set cannot be sent to worker processes (it holds a compiled solver workspace such as "
+                  "SCS's, e.g. after a first solve); pass a freshly built set, use solver='auto' or 'admm' "
+                  "where the relaxation allows it (plain numpy state), n_jobs=1, or joblib's threading "
                   "backend (joblib.parallel_config(backend='threading'))")
 
 

@@ -176,7 +176,7 @@ class Backend:
     """A compiled ADMM workspace for one :class:`ConicProblem` (only ``q`` may change).
 
     Settings: ``rho`` (initial penalty, default from the data scale), ``alpha``
-    (over-relaxation, 1.6), ``eq_scale`` (penalty multiplier of the zero cone,
+    (over-relaxation, 1.0: none), ``eq_scale`` (penalty multiplier of the zero cone,
     1e3), ``anderson`` (memory, 0 disables), ``adapt_every`` (iterations between
     penalty updates), ``adapt_ratio``, ``check_every``, ``safeguard`` (Anderson acceptance
     factor), ``verbose``.
@@ -194,7 +194,7 @@ class Backend:
     name = "admm"
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
-                 time_limit: float | None = None, *, rho: float | None = None, alpha: float = 1.6,
+                 time_limit: float | None = None, *, rho: float | None = None, alpha: float = 1.0,
                  eq_scale: float = 1e3, anderson: int = 10, adapt_every: int | None = None,
                  adapt_ratio: float = 5.0, stall_ratio: float | None = None, gap_weight: float | None = None,
                  check_every: int = 5, safeguard: float = 1.0, verbose: bool = False) -> None:
