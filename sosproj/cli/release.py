@@ -361,8 +361,9 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mg.add_argument("--on-violation", choices=("truncate", "raise"), default="truncate",
                     help="records with more than --sparsity ones: truncate by the public rule (default) "
                          "or refuse the input (exit code 4; the refusal itself depends on the data)")
-    mg.add_argument("--solver", help="solver of the projection (default: auto = scs for the SoS tensor "
-                                     "methods, the structured admm for tables; also clarabel, mosek)")
+    mg.add_argument("--solver", help="solver of the projection (default: auto = sosproj's structured ADMM, "
+                                     "with SCS where a relaxation lacks its structure; the Fourier ADMM for "
+                                     "tables; also admm, scs, clarabel, mosek)")
     mg.add_argument("--tensor", action="store_true", help="also store the full n^k moment tensor")
     mg.set_defaults(func=run_marginals)
 
