@@ -207,6 +207,21 @@ def test_a_set_solved_with_admm_pickles(relaxations):
     np.testing.assert_allclose(S2.project(Y), X, atol=1e-6)
 
 
+def test_one_set_shared_by_threads_gives_the_serial_answers(relaxations):
+    """joblib's threading backend and in-process Dask share one set: workspaces are per thread."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    R = relaxations(unit_ball, 4)
+    rng = np.random.default_rng(15)
+    Ws = [rng.standard_normal((4,) * 3) for _ in range(8)]
+    serial = [PseudoMomentSet(R, 3, tol=1e-8).support(W).value for W in Ws]
+    shared = PseudoMomentSet(R, 3, tol=1e-8)
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        values = list(pool.map(lambda W: shared.support(W).value, Ws))
+    np.testing.assert_allclose(values, serial, atol=1e-6)
+    assert len(shared._supports) >= 1
+
+
 def test_bad_settings_and_memory():
     d = 4
     C = np.random.default_rng(14).standard_normal((d, d))

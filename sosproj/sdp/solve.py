@@ -128,6 +128,9 @@ class ConicSolver:
     tolerance (iteration cap), SCS is built and warm-started from ADMM's last point
     (``info["attempts"]`` records both; a time limit is not extended).
 
+    A workspace is not thread-safe: concurrent solves need one workspace per thread
+    (``PseudoMomentSet`` keeps one per thread).
+
     >>> import numpy as np, scipy.sparse as sp
     >>> from sosproj.sdp.conic import ConicProblem, Cones
     >>> prob = ConicProblem(sp.csc_matrix([[2.0]]), np.array([0.0]), sp.csc_matrix([[-1.0]]),

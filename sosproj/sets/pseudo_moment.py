@@ -42,6 +42,7 @@ Examples
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Any
 
@@ -100,13 +101,16 @@ class PseudoMomentSet(ConvexSet):
         self.time_limit = time_limit
         self.max_iter = max_iter
         self.check_tol = check_positive(check_tol, "check_tol") if check_tol is not None else 100.0 * self.tol
-        self._projectors: dict[tuple[str, float], LeastSquaresProjector] = {}
-        self._supports: dict[tuple[str, float], ConicSolver] = {}
+        # Workspaces are keyed by thread as well: a solver workspace (SCS's C state, the ADMM's
+        # buffers and penalty) must not be shared by concurrent solves, and one set is shared by
+        # the threads of joblib's threading backend or an in-process Dask cluster.
+        self._projectors: dict[tuple[str, float, int], LeastSquaresProjector] = {}
+        self._supports: dict[tuple[str, float, int], ConicSolver] = {}
 
     # ------------------------------------------------------------ workspaces
     def projector(self, solver: str | None = None, tol: float | None = None) -> LeastSquaresProjector:
         """The compiled projection workspace (built on first use, then reused)."""
-        key = (solver or self.solver, float(tol or self.tol))
+        key = (solver or self.solver, float(tol or self.tol), threading.get_ident())
         proj = self._projectors.get(key)
         if proj is None:
             ro = self.readout
@@ -117,7 +121,7 @@ class PseudoMomentSet(ConvexSet):
         return proj
 
     def _support_solver(self, solver: str, tol: float, cost: np.ndarray) -> ConicSolver:
-        key = (solver, float(tol))
+        key = (solver, float(tol), threading.get_ident())
         ws = self._supports.get(key)
         if ws is None:  # built with the first cost (SCS scales the cost at setup)
             prob = compile_linear(self.relaxation, cost, solver=solver)
