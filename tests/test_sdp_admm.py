@@ -184,6 +184,18 @@ def test_iteration_cap_and_time_limit_are_never_reported_as_solved(relaxations):
     assert res.status == "time_limit" and not res.converged
 
 
+def test_infeasible_problem_is_not_solved_and_auto_lets_scs_certify_it():
+    """ADMM has no infeasibility detection: it runs to its cap (max_iter); auto hands over to SCS."""
+    # x >= 1 and x <= 0
+    prob = ConicProblem(sp.csc_matrix([[2.0]]), np.array([0.0]), sp.csc_matrix([[-1.0], [1.0]]),
+                        np.array([-1.0, 0.0]), Cones(nonneg=2))
+    res = solve(prob, solver="admm", tol=1e-8, max_iter=500, on_fail="return")
+    assert res.status == "max_iter" and not res.converged
+    res = ConicSolver(prob, "auto", tol=1e-8, max_iter=500).solve(on_fail="return")
+    assert res.info["attempts"] == [("admm", "max_iter"), ("scs", "infeasible")]
+    assert res.status == "infeasible" and not res.converged
+
+
 def test_workspace_warm_starts_and_reuses_the_factorization(relaxations):
     R = relaxations(unit_ball, 6)
     rng = np.random.default_rng(12)
