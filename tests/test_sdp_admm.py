@@ -181,6 +181,13 @@ def test_infeasible_problem_is_not_solved_and_auto_lets_scs_certify_it():
     res = ConicSolver(prob, "auto", tol=1e-8, max_iter=500).solve(on_fail="return")
     assert res.info["attempts"] == [("admm", "max_iter"), ("scs", "infeasible")]
     assert res.status == "infeasible" and not res.converged
+    # unbounded (min -1e300 x, x >= 0): the iterate overflows and is reported as an error, not solved
+    unb = ConicProblem(None, np.array([-1e300]), sp.csc_matrix([[-1.0]]), np.array([0.0]), Cones(nonneg=1))
+    with np.errstate(all="ignore"):
+        res = solve(unb, solver="admm", tol=1e-8, max_iter=500, on_fail="return")
+        assert res.status == "error" and "non-finite" in res.info["raw_status"]
+        res = ConicSolver(unb, "auto", tol=1e-8, max_iter=500).solve(on_fail="return")
+    assert res.info["attempts"][0] == ("admm", "error") and not res.converged
 
 
 def test_workspace_warm_starts_and_reuses_the_factorization(relaxations):

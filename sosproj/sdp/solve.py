@@ -201,7 +201,7 @@ class ConicSolver:
         raw = self._backend.solve(q=q, warm_start=ws)
         result = self._check(raw, self.name)
         if (not result.converged and self.requested == "auto" and self.name == "admm"
-                and result.status in ("max_iter", "unconverged", "inaccurate")):
+                and result.status in ("max_iter", "unconverged", "inaccurate", "error")):
             result = self._fall_back(raw, result)
         if result.converged and result.x is not None and result.y_dual is not None and result.s is not None:
             self._last = (result.x, result.y_dual, result.s)

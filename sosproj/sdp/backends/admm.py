@@ -380,9 +380,17 @@ class Backend:
         n_rho = n_rejected = 0
         last_worst: float | None = None
         for it in range(1, self.max_iter + 1):
-            w_next, x, Ax, s, u = self._map(w, q, b)
+            try:
+                w_next, x, Ax, s, u = self._map(w, q, b)
+            except np.linalg.LinAlgError:
+                status, raw = "error", "eigendecomposition failed (non-finite iterate)"
+                break
             y = u * self.rv
             g_norm = float(np.linalg.norm(w_next - w))
+            if not np.isfinite(g_norm):
+                x_out, s_out, y_out = x, s, y
+                status, raw = "error", "non-finite iterate (the problem may be infeasible or unbounded)"
+                break
             x_out, s_out, y_out = x, s, y
             if it % self.check_every == 0 or it == 1:
                 # two certificates share (s, y) (in the cones, complementary): with the x computed
