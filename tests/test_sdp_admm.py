@@ -244,3 +244,9 @@ def test_bad_settings_and_memory():
     with pytest.raises(ResourceLimitError) as err:
         ConicSolver(prob, "admm", memory_limit=100)
     assert err.value.estimate_bytes > 100
+    # many coupled rows (P_t's localizing blocks): the ADMM refuses them structurally, so "auto"
+    # is estimated as SCS and is not refused for a Woodbury matrix it would never build
+    many = Cones(zero=1, psd=(283,) + (133,) * 8)
+    est = {name: estimate_memory(1567, many, 400_000, 0, name) for name in ("auto", "scs", "admm")}
+    assert est["auto"] == est["scs"]
+    assert est["admm"] < 2e9

@@ -517,15 +517,19 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
         return int(scs_bytes + 5 * 12 * (nnz_A + nnz_P))
     if solver == "mosek":
         return int(8 * n * n + 12 * 4 * sparse_kkt + vectors)
-    if solver == "admm":
+    if solver in ("admm", "auto"):
+        from sosproj.sdp.backends.admm import MAX_COUPLED_ROWS
+
         # A and A' (CSR), the Anderson history (2 x 10 vectors of length m), the iterates, one
         # dense eigendecomposition per block, and the dense Woodbury matrix of the coupled rows
-        # (at most the order-(n+1) localizing blocks: bounded by the smaller PSD blocks)
+        # (taken as the rows of every block but the largest). Beyond MAX_COUPLED_ROWS the ADMM
+        # refuses the problem before allocating that matrix, and "auto" runs SCS.
         coupled = sum(svec_dim(d) for d in cones.psd if d < dmax) + cones.nonneg + sum(cones.soc)
-        return int(2 * 12 * (nnz_A + nnz_P) + 8 * (20 * m + 12 * (n + m)) + 8 * 4 * dmax * dmax
-                   + 8 * coupled * coupled)
-    if solver == "auto":
-        return max(estimate_memory(n, cones, nnz_A, nnz_P, "admm"), scs_bytes)
+        admm_bytes = int(2 * 12 * (nnz_A + nnz_P) + 8 * (20 * m + 12 * (n + m)) + 8 * 4 * dmax * dmax
+                         + 8 * min(coupled, MAX_COUPLED_ROWS) ** 2)
+        if solver == "admm":
+            return admm_bytes
+        return int(scs_bytes) if coupled > MAX_COUPLED_ROWS else max(admm_bytes, int(scs_bytes))
     raise InvalidParameterError("solver must be 'scs', 'clarabel', 'mosek', 'cvxpy', 'admm' or 'auto'")
 
 
