@@ -166,8 +166,7 @@ class ConicSolver:
                 self.name = "admm"
             except SolverNotAvailableError as exc:     # no diagonal structure: SCS directly
                 self.structure_note = str(exc)
-                common = {key: self._args[key] for key in ("tol", "max_iter", "time_limit")}
-                self._backend = get_backend("scs")(problem, **common)
+                self._backend = self._scs(problem)
                 self.name = "scs"
         else:
             self._backend = get_backend(name)(problem, **self._args)
@@ -207,11 +206,14 @@ class ConicSolver:
             self._last = (result.x, result.y_dual, result.s)
         return _apply_policy(result, on_fail)
 
+    def _scs(self, problem: ConicProblem) -> Any:
+        """SCS for ``solver="auto"``: the common arguments, not ADMM's own settings."""
+        return get_backend("scs")(problem, **{key: self._args[key] for key in ("tol", "max_iter", "time_limit")})
+
     def _fall_back(self, raw: RawSolution, first: SolveResult) -> SolveResult:
         """``solver="auto"``: SCS, warm-started from ADMM's last point."""
-        if self._fallback is None:    # SCS gets the common arguments, not ADMM's own settings
-            common = {key: self._args[key] for key in ("tol", "max_iter", "time_limit")}
-            self._fallback = get_backend("scs")(self.problem.with_data(q=self._q, offset=self._offset), **common)
+        if self._fallback is None:
+            self._fallback = self._scs(self.problem.with_data(q=self._q, offset=self._offset))
         ws = (raw.x, raw.y, raw.s) if raw.x is not None and raw.y is not None and raw.s is not None else None
         raw2 = self._fallback.solve(q=self._q, warm_start=ws)
         second = self._check(raw2, "scs")

@@ -20,10 +20,6 @@ from sosproj.errors import InvalidParameterError
 #: every backend module; ``"admm"`` is sosproj's own structure-exploiting splitting method
 BACKENDS = ("scs", "clarabel", "mosek", "cvxpy", "admm")
 
-#: ``solver="auto"``: the ADMM backend where the problem has its structure, SCS otherwise (and SCS,
-#: warm-started, when ADMM stops short of the tolerance)
-AUTO_CHAIN = ("admm", "scs")
-
 
 @dataclass
 class RawSolution:
@@ -57,4 +53,4 @@ def get_backend(name: str) -> type:
     return module.Backend
 
 
-__all__ = ["RawSolution", "get_backend", "BACKENDS", "AUTO_CHAIN"]
+__all__ = ["RawSolution", "get_backend", "BACKENDS"]

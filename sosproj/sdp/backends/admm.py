@@ -62,7 +62,7 @@ import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, SolverNotAvailableError
 from sosproj.sdp.backends import RawSolution
-from sosproj.sdp.conic import ConicProblem, svec_dim, svec_indices
+from sosproj.sdp.conic import ConicProblem, _project_soc, svec_dim, svec_indices
 
 #: iteration cap when the caller gives none (``solver="auto"`` then hands over to SCS)
 DEFAULT_MAX_ITER = 20_000
@@ -108,17 +108,6 @@ class _PSDProjector:
             Vp = V[:, neg:]
             Pm = (Vp * lam[neg:]) @ Vp.T
         return Pm.flat[self.lower] * self.scale
-
-
-def _project_soc(v: np.ndarray) -> np.ndarray:
-    t, r = v[0], v[1:]
-    nr = float(np.linalg.norm(r))
-    if nr <= t:
-        return v.copy()
-    if nr <= -t:
-        return np.zeros_like(v)
-    a = 0.5 * (t + nr)
-    return np.concatenate([[a], (a / nr) * r])
 
 
 class _Anderson:
@@ -234,8 +223,6 @@ class Backend:
         self.stall_ratio = float(stall_ratio) if stall_ratio is not None else (2.0 if quadratic else 0.0)
         self.A = A
         self.AT = sp.csr_matrix(A.T)
-        # cone of every row: group index for the per-cone penalty
-        groups = np.zeros(m, dtype=np.int64)
         self.slices: list[tuple[str, slice, int]] = []
         start = 0
         if cones.zero:
@@ -257,7 +244,6 @@ class Backend:
         for kind, sl, _ in self.slices:
             if kind == "zero":
                 self.row_scale[sl] = self.eq_scale
-        del groups
         row_nnz = np.diff(A.indptr)
         self.coupled = np.flatnonzero(row_nnz > 1)
         if self.coupled.size > MAX_COUPLED_ROWS:
@@ -284,7 +270,6 @@ class Backend:
         self.rho = float(rho)
         self._factor()
         self._q = problem.q
-        self._last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.setup_time = time.perf_counter() - t0
 
     # ---------------------------------------------------------------- linear algebra
@@ -338,11 +323,12 @@ class Backend:
         w_next = b - (self.alpha * Ax + (1.0 - self.alpha) * (b - s)) - u
         return w_next, x, Ax, s, u
 
-    def _residuals(self, x: np.ndarray, Ax: np.ndarray, s: np.ndarray, y: np.ndarray, q: np.ndarray,
-                   b: np.ndarray) -> tuple[float, float, float, float, float]:
+    def _residuals(self, x: np.ndarray, Ax: np.ndarray, s: np.ndarray, y: np.ndarray, Aty: np.ndarray,
+                   q: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+        """Relative primal, dual residuals and gap of ``(x, s, y)`` (SCS's definitions, as
+        :meth:`ConicProblem.residuals`); ``Aty = A'y`` is passed in, shared by both certificates."""
         inf = np.inf
         Px = self.p_diag * x
-        Aty = self.AT @ y
         pres = float(np.linalg.norm(Ax + s - b, inf))
         pscale = 1.0 + max(float(np.linalg.norm(Ax, inf)), float(np.linalg.norm(s, inf)),
                            float(np.linalg.norm(b, inf)))
@@ -351,7 +337,7 @@ class Backend:
                            float(np.linalg.norm(q, inf)))
         xPx, qx, by = float(x @ Px), float(q @ x), float(b @ y)
         gap = abs(xPx + qx + by) / (1.0 + max(abs(xPx), abs(qx), abs(by)))
-        return pres / pscale, dres / dscale, gap, pres, dres
+        return pres / pscale, dres / dscale, gap
 
     def solve(self, q: np.ndarray | None = None,
               warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
@@ -396,13 +382,13 @@ class Backend:
                 # two certificates share (s, y) (in the cones, complementary): with the x computed
                 # from them (pair "a"), and with the previous x (pair "b", the classical ADMM pair
                 # whose primal and dual residuals measure the penalty's balance)
-                pa = self._residuals(x, Ax, s, y, q, b)
-                pb = self._residuals(x_prev, Ax_prev, s, y, q, b) if x_prev is not None else None
-                pick_b = pb is not None and max(pb[:3]) < max(pa[:3])
-                if pick_b:
-                    assert x_prev is not None
-                    x_out = x_prev
-                rel = pb[:3] if pick_b and pb is not None else pa[:3]
+                Aty = self.AT @ y
+                rel = self._residuals(x, Ax, s, y, Aty, q, b)
+                pb = None
+                if x_prev is not None and Ax_prev is not None:
+                    pb = self._residuals(x_prev, Ax_prev, s, y, Aty, q, b)
+                    if max(pb) < max(rel):
+                        rel, x_out = pb, x_prev
                 if self.verbose:
                     print(f"{it:6d} pres {rel[0]:.2e} dres {rel[1]:.2e} gap {rel[2]:.2e} rho {self.rho:.2e} "
                           f"|g| {g_norm:.2e}" + (f" (b: {pb[0]:.1e} {pb[1]:.1e})" if pb is not None else ""))
