@@ -399,11 +399,13 @@ def _project_pseudo_moment(key: tuple[Any, ...], build: Any, degree: int, k: int
     return X, info
 
 
-def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str = DEFAULT_METHOD,
+def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str | None = None,
+                      domain: Any = None, workload: Any = None, allocation: str = "auto",
+                      reconstruction: str = "auto", adjacency: Any = "replace-one",
                       sparsity: int | None = None, on_violation: str = "truncate",
                       calibration: str = "analytic", degree: int | None = None, solver: str = "auto",
                       rng: RngLike = None, accountant: Any = None,
-                      project_options: dict[str, Any] | None = None) -> MarginalRelease:
+                      project_options: dict[str, Any] | None = None) -> Any:
     r"""Release every marginal of order ``<= k`` of binary data ``D`` with :math:`(\varepsilon,\delta)`-DP.
 
     Parameters
@@ -439,6 +441,14 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     >>> len(rel.subsets), rel.method, round(rel.sensitivity * 500, 6)
     (11, 'symmetrize', 1.0)
     """
+    if method is None:
+        from sosproj.mechanisms.marginals_pipeline import release as _pipeline
+
+        if sparsity is not None:
+            raise InvalidParameterError("sparsity=t needs a tensor method, e.g. method='cube'")
+        return _pipeline(D, k, epsilon=epsilon, delta=delta, domain=domain, workload=workload,
+                         allocation=allocation, reconstruction=reconstruction, adjacency=adjacency,
+                         calibration=calibration, rng=rng, accountant=accountant, options=project_options)
     method = check_choice(method, "method", METHODS)
     if method == "auto":
         method = resolve_method(sparsity)

@@ -49,3 +49,82 @@ class Release:
 
 
 __all__ = ["Release"]
+
+
+@dataclass(frozen=True, eq=False)
+class MarginalTablesRelease:
+    r"""A private release of the marginal tables of a workload over a categorical domain.
+
+    The tables are stored through their residuals (:mod:`sosproj.data.residuals`), so every table
+    of an attribute set inside a workload set is consistent with the others and sums to ``m``.
+
+    Attributes
+    ----------
+    domain : the public :class:`~sosproj.data.domain.Domain`.
+    k : the largest workload order; workload : the workload's attribute sets (sorted tuples).
+    residuals : released residual vector (read-only); m : the number of records (public under
+        replace-one; the released total under add/remove).
+    spec : the :class:`~sosproj.privacy.spec.PrivacySpec` (epsilon, delta, adjacency, sensitivity).
+    method : ``"allocation/reconstruction"``; info : public diagnostics (noise scales per residual
+        set, solver report); nothing computed from the raw data other than the release itself.
+    """
+
+    domain: Any
+    k: int
+    workload: tuple[tuple[int, ...], ...]
+    residuals: np.ndarray
+    m: int
+    spec: Any
+    method: str
+    info: dict[str, Any] = field(default_factory=dict)
+    layout: Any = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        r = np.array(self.residuals, dtype=np.float64)
+        r.setflags(write=False)
+        object.__setattr__(self, "residuals", r)
+
+    @property
+    def total(self) -> float:
+        """Sum of every released table (``m`` under replace-one)."""
+        return float(self.layout.residual(self.residuals, ()))
+
+    @property
+    def privacy(self) -> dict[str, Any]:
+        """The privacy specification as a plain dict."""
+        return self.spec.as_dict()
+
+    def table(self, attrs: Any) -> np.ndarray:
+        """Released counts of ``attrs`` (indices or names), one axis per attribute in the order given.
+
+        ``attrs`` must lie inside one workload set (or be empty).
+        """
+        idx = self.domain.indices(attrs)
+        key = tuple(sorted(idx))
+        if key not in self.layout.res_pos:
+            from sosproj.errors import InvalidParameterError
+
+            raise InvalidParameterError(
+                f"attributes {list(attrs)} are not inside any workload set of this release; "
+                "release with a workload containing them")
+        t = self.layout.marginal(self.residuals, key)
+        order = [key.index(a) for a in idx]
+        return np.ascontiguousarray(np.transpose(t, order)) if len(order) > 1 else t
+
+    def query(self, attrs: Any) -> float:
+        """Binary data: released count of records whose attributes ``attrs`` are all 1."""
+        if not self.domain.is_binary:
+            from sosproj.errors import InvalidParameterError
+
+            raise InvalidParameterError("query() is for binary domains; use table(attrs) for categorical data")
+        idx = tuple(dict.fromkeys(self.domain.indices(list(dict.fromkeys(attrs)))))
+        if not idx:
+            return self.total
+        return float(self.table(idx)[(1,) * len(idx)])
+
+    def tables(self) -> dict[tuple[int, ...], np.ndarray]:
+        """Every workload table, keyed by its (sorted) attribute tuple."""
+        return {w: self.layout.marginal(self.residuals, w) for w in self.workload}
+
+
+__all__.append("MarginalTablesRelease")
