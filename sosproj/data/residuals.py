@@ -107,6 +107,7 @@ class ResidualLayout:
         self.tab_size = self.tab_groups[-1].stop if self.tab_groups else 0
         # for every table group and every sub-pattern of its axes: the residual group + local indices
         self._patterns: list[list[tuple[tuple[int, ...], int, np.ndarray, float, tuple[int, ...]]]] = []
+        flat_pos: list[np.ndarray] = []
         for g in self.tab_groups:
             j = len(g.shape)
             pats = []
@@ -119,7 +120,12 @@ class ResidualLayout:
                 scale = 1.0 / math.prod(g.shape[p] for p in drop)
                 view_shape = tuple(g.shape[p] if mask >> p & 1 else 1 for p in range(j))
                 pats.append((keep, rg, loc, scale, view_shape))
+                # flat positions in the residual vector of the summed-out table entries (for bincount)
+                RG = self.res_groups[rg]
+                per = math.prod(g.shape[p] for p in keep)
+                flat_pos.append((RG.start + loc[:, None] * per + np.arange(per)[None, :]).ravel())
             self._patterns.append(pats)
+        self._scatter = np.concatenate(flat_pos) if flat_pos else np.zeros(0, dtype=np.int64)
         d = np.zeros(len(self.residual_sets))
         for g, pats in zip(self.tab_groups, self._patterns, strict=True):
             for _keep, rg, loc, scale, _vs in pats:
@@ -214,13 +220,13 @@ class ResidualLayout:
 
     def adjoint(self, t: np.ndarray, *, project: bool = True) -> np.ndarray:
         """``B^T t`` followed (``project=True``) by the projection onto the residual subspaces."""
-        r = np.zeros(self.res_size)
+        parts = []
         for g, pats in enumerate(self._patterns):
             T = self.tab_view(t, g)
-            for keep, rg, loc, scale, _vs in pats:
+            for keep, _rg, _loc, scale, _vs in pats:
                 drop = tuple(p + 1 for p in range(T.ndim - 1) if p not in keep)
-                S = T.sum(axis=drop) * scale if drop else T
-                np.add.at(self.res_view(r, rg), loc, S)
+                parts.append((T.sum(axis=drop) * scale).ravel() if drop else T.ravel())
+        r = np.bincount(self._scatter, weights=np.concatenate(parts), minlength=self.res_size)
         return self.center(r) if project else r
 
     def residuals_of_tables(self, tabs: Sequence[np.ndarray]) -> np.ndarray:

@@ -441,11 +441,11 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     >>> len(rel.subsets), rel.method, round(rel.sensitivity * 500, 6)
     (11, 'symmetrize', 1.0)
     """
+    if method is None and sparsity is not None:
+        method = "auto"                     # a public row bound: the t-sparse tensor route ('cube')
     if method is None:
         from sosproj.mechanisms.marginals_pipeline import release as _pipeline
 
-        if sparsity is not None:
-            raise InvalidParameterError("sparsity=t needs a tensor method, e.g. method='cube'")
         return _pipeline(D, k, epsilon=epsilon, delta=delta, domain=domain, workload=workload,
                          allocation=allocation, reconstruction=reconstruction, adjacency=adjacency,
                          calibration=calibration, rng=rng, accountant=accountant, options=project_options)

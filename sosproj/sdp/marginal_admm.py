@@ -142,7 +142,8 @@ class MarginalProjector:
     """
 
     def __init__(self, layout: ResidualLayout, weights: np.ndarray, *, psd: bool = False,
-                 tol: float = 1e-5, max_iter: int = 3000, rho: float | None = None) -> None:
+                 tol: float = 1e-4, max_iter: int = 300, rho: float | None = None,
+                 alpha: float = 1.6) -> None:
         self.layout = layout
         w = np.asarray(weights, dtype=float).ravel()
         if w.shape != (len(layout.residual_sets),) or not np.all(np.isfinite(w)) or np.any(w < 0):
@@ -152,6 +153,9 @@ class MarginalProjector:
         self.moment = OneHotMoment(layout) if psd else None
         self.tol = check_positive(tol, "tol")
         self.max_iter = check_int(max_iter, "max_iter", minimum=1)
+        self.alpha = check_positive(alpha, "alpha")
+        if self.alpha >= 2:
+            raise InvalidParameterError("alpha (over-relaxation) must lie in (0, 2); 1.6 is a good default")
         dB = layout.normal_diag
         dM = self.moment.normal_diag if self.moment is not None else np.zeros_like(dB)
         self.d = dB + dM
@@ -180,6 +184,7 @@ class MarginalProjector:
             U = np.zeros_like(X)
         converged = False
         rp = rd = np.inf
+        alpha = self.alpha
         it = 0
         for it in range(1, self.max_iter + 1):
             rhs = wr + rho * lay.adjoint(z - u)
@@ -189,37 +194,40 @@ class MarginalProjector:
             r[self._empty] = total
             Br = lay.forward(r)
             z_old = z
-            z = np.maximum(Br + u, 0.0)
-            u += Br - z
+            Bh = alpha * Br + (1.0 - alpha) * z_old            # over-relaxation
+            z = np.maximum(Bh + u, 0.0)
+            u += Bh - z
+            if mo is not None:
+                Mr = mo.forward(r)
+                X_old = X
+                Mh = alpha * Mr + (1.0 - alpha) * X_old
+                X = _psd_part(Mh + U)
+                U += Mh - X
+            if it % 5 and it != self.max_iter:
+                continue
             p2 = float(np.sum((Br - z) ** 2))
             dual = lay.adjoint(z - z_old)
             nb = float(np.sum(Br ** 2))
             if mo is not None:
-                Mr = mo.forward(r)
-                X_old = X
-                X = _psd_part(Mr + U)
-                U += Mr - X
                 p2 += float(np.sum((Mr - X) ** 2))
                 dual += mo.adjoint(X - X_old)
                 nb += float(np.sum(Mr ** 2))
             rp = math.sqrt(p2)
             rd = rho * float(np.linalg.norm(dual))
+            nu = float(np.linalg.norm(u))
             eps_p = self.tol * (1.0 + math.sqrt(nb))
-            eps_d = self.tol * (1.0 + rho * float(np.linalg.norm(u)))
+            eps_d = self.tol * (1.0 + rho * nu)
             if rp <= eps_p and rd <= eps_d:
                 converged = True
                 break
-            if it % 10 == 0:
-                if rp / eps_p > 10 * rd / eps_d:
-                    rho *= 2.0
-                    u /= 2.0
-                    if mo is not None:
-                        U /= 2.0
-                elif rd / eps_d > 10 * rp / eps_p:
-                    rho /= 2.0
-                    u *= 2.0
-                    if mo is not None:
-                        U *= 2.0
+            # OSQP-style adaptive penalty: balance the relative primal and dual residuals
+            ratio = math.sqrt(max(rp / (1.0 + math.sqrt(nb)), 1e-300) / max(rd / (1.0 + rho * nu), 1e-300))
+            if ratio > 3.0 or ratio < 1.0 / 3.0:
+                ratio = min(max(ratio, 1e-2), 1e2)
+                rho *= ratio
+                u /= ratio
+                if mo is not None:
+                    U /= ratio
         r, theta = self.make_nonnegative(r)
         info = {"solver": "marginal-admm", "iterations": it, "converged": converged,
                 "primal_residual": rp, "dual_residual": rd, "rho": rho, "theta": theta,
@@ -237,16 +245,33 @@ class MarginalProjector:
         return r, info
 
     def make_nonnegative(self, r: np.ndarray) -> tuple[np.ndarray, float]:
-        """Mix with the uniform tables (``c_A -> (1 - theta) c_A``, ``A != {}``) until every cell is ``>= 0``."""
-        t = self.layout.forward(r)
-        total = float(r[self._empty])
-        uni = total * self.layout.forward(self._unit_empty())
+        """Mix with a strictly positive consistent point until every cell is ``>= 0``.
+
+        The point ``q`` is the product of the clipped one-way marginals of ``r``, mixed 9:1 with the
+        uniform distribution (strictly positive, consistent, same total); ``r <- (1-theta) r + theta q``
+        with the smallest ``theta`` that makes every workload cell non-negative.
+        """
+        lay = self.layout
+        t = lay.forward(r)
         neg = t < 0
         if not np.any(neg):
             return r, 0.0
-        theta = float(np.max(-t[neg] / (uni[neg] - t[neg])))
-        theta = min(1.0, theta * (1 + 1e-12) + 1e-15)
-        out = (1.0 - theta) * r
+        total = float(r[self._empty])
+        tabs = []
+        ones = [np.maximum(lay.marginal(r, (i,)), 0.0) if (i,) in lay.res_pos else np.ones(s)
+                for i, s in enumerate(lay.sizes)]
+        ones = [0.9 * o / o.sum() + 0.1 / o.size if o.sum() > 0 else np.full(o.size, 1.0 / o.size)
+                for o in ones]
+        for w in lay.workload:
+            q = total * np.ones(())
+            for a in w:
+                q = np.multiply.outer(q, ones[a])
+            tabs.append(q)
+        rq = lay.residuals_of_tables(tabs)
+        tq = lay.forward(rq)
+        theta = float(np.max(-t[neg] / (tq[neg] - t[neg])))
+        theta = min(1.0, theta * (1 + 1e-9) + 1e-15)
+        out = (1.0 - theta) * r + theta * rq
         out[self._empty] = total
         return out, theta
 
