@@ -221,7 +221,8 @@ def test_api_names_axes_binary_query_and_info():
     assert t.shape == (2, 3)
     assert np.allclose(t, rel.table((0, 2)).T)
     assert rel.info["adjacency"] == "replace-one" and rel.spec.adjacency is Adjacency.REPLACE_ONE
-    assert set(rel.info["noise_scales"]) == {A for A in ResidualLayout(ds.domain.sizes, all_k_way(4, 3)).residual_sets if A}
+    closure = ResidualLayout(ds.domain.sizes, all_k_way(4, 3)).residual_sets
+    assert set(rel.info["noise_scales"]) == {A for A in closure if A}
     D = np.random.default_rng(0).integers(0, 2, size=(100, 4))
     with noise_disabled():
         rb = sp.release_marginals(D, 2, epsilon=1.0, delta=1e-6, rng=0)

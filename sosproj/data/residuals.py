@@ -127,7 +127,7 @@ class ResidualLayout:
             self._patterns.append(pats)
         self._scatter = np.concatenate(flat_pos) if flat_pos else np.zeros(0, dtype=np.int64)
         d = np.zeros(len(self.residual_sets))
-        for g, pats in zip(self.tab_groups, self._patterns, strict=True):
+        for pats in self._patterns:
             for _keep, rg, loc, scale, _vs in pats:
                 np.add.at(d, self.res_groups[rg].members[loc], scale)
         #: ``d_A`` per closure set (``B^T B`` is diagonal in the residual basis).
@@ -202,7 +202,7 @@ class ResidualLayout:
     # -- linear maps --------------------------------------------------------------------------
     def center(self, r: np.ndarray) -> np.ndarray:
         """Project every residual onto its subspace: apply ``P_i`` along each of its axes (in place)."""
-        for g, G in enumerate(self.res_groups):
+        for g in range(len(self.res_groups)):
             v = self.res_view(r, g)
             for ax in range(1, v.ndim):
                 v -= v.mean(axis=ax, keepdims=True)

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -377,7 +377,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     opts = dict(options or {})
     unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho"}
     if unknown:
-        raise InvalidParameterError(f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
+        raise InvalidParameterError(
+            f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=_mix)
