@@ -10,16 +10,21 @@ from collections import defaultdict
 
 import numpy as np
 
-from sosproj.mechanisms.marginals_pipeline import auto_mix
+from sosproj.data.residuals import ResidualLayout, all_k_way
+from sosproj.mechanisms.marginals_pipeline import auto_mix, public_snr
+
+sys.path.insert(0, "benchmarks")
+from allocation_study import SHAPES  # noqa: E402
 
 
 def main() -> None:
     rows = [ln.split() for ln in open(sys.argv[1]) if ln[0] != "s"]
     err: dict[tuple[str, float], dict[float, list[float]]] = defaultdict(lambda: defaultdict(list))
     snr: dict[tuple[str, float], float] = {}
-    for shape, eps, mix, s, _seed, e, _t in rows:
+    for shape, eps, mix, _snr_old, _seed, e, _t in rows:
         err[(shape, float(eps))][float(mix)].append(float(e))
-        snr[(shape, float(eps))] = float(s)
+        sizes, m = SHAPES[shape]
+        snr[(shape, float(eps))] = public_snr(m, float(eps), ResidualLayout(sizes, all_k_way(len(sizes), 3)))
     print("shape eps snr best_t err(best) err(t=0,rp) err(t=1,equal) t_rule err(rule~nearest)")
     for key, by_mix in err.items():
         mean = {t: float(np.mean(v)) for t, v in by_mix.items()}

@@ -103,30 +103,36 @@ def _set_stats(layout: ResidualLayout) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
-    r"""Public signal-to-noise ratio :math:`m\varepsilon / \sqrt{\#\text{cells of the workload}}`.
+    r"""Public signal-to-noise ratio :math:`m\varepsilon\sqrt{T}/C` (``T`` workload tables, ``C`` cells).
 
-    Order of magnitude of (count per cell) / (noise per cell) of the equal-noise tables, up to the
-    ``sqrt(log(1/delta))`` factor; a function of public quantities only.
+    The mean count per cell, ``m T / C``, over the order of the noise per cell of equal-noise
+    tables, ``sqrt(T) / epsilon`` (up to the ``sqrt(log(1/delta))`` factor); public quantities only.
+
+    >>> from sosproj.data.residuals import ResidualLayout, all_k_way
+    >>> round(public_snr(1000, 1.0, ResidualLayout((2, 2, 2), all_k_way(3, 2))), 4)  # 1000 sqrt(3) / 12
+    144.3376
     """
-    return float(m) * float(epsilon) / math.sqrt(max(layout.tab_size, 1))
+    T = max(len(layout.workload), 1)
+    return float(m) * float(epsilon) * math.sqrt(T) / max(layout.tab_size, 1)
 
 
-#: Parameters of :func:`auto_mix` (fitted in ``benchmarks/allocation_study.py``; see docs/bench_allocation.md).
-AUTO_MIX_CENTER = 1.0
-AUTO_MIX_WIDTH = 1.0
+#: Parameters of :func:`auto_mix`, fitted to ``benchmarks/results_allocation/`` (docs/bench_allocation.md).
+AUTO_MIX_MAX = 1.5
+AUTO_MIX_SNR = 10.0
+AUTO_MIX_POWER = 1.5
 
 
 def auto_mix(snr: float) -> float:
-    r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation: a logistic in ``log10 snr``.
+    r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
 
-    ``t = 1 / (1 + (snr / 10^c)^(1/w))``: ``t -> 1`` (equal tables, budget on the low orders) at low
-    signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at high signal-to-noise.
+    ``t = AUTO_MIX_MAX / (1 + (snr / AUTO_MIX_SNR)^AUTO_MIX_POWER)``: ``t -> 1.5`` (past equal
+    tables: even more budget on the low orders) at low signal-to-noise, ``t -> 0``
+    (ResidualPlanner's optimum) at high signal-to-noise; a fixed function of :func:`public_snr`.
 
-    >>> round(auto_mix(10.0 ** AUTO_MIX_CENTER), 3)
-    0.5
+    >>> round(auto_mix(10.0), 3), round(auto_mix(1e4), 4)
+    (0.75, 0.0)
     """
-    x = (math.log10(max(snr, 1e-300)) - AUTO_MIX_CENTER) / AUTO_MIX_WIDTH
-    return 1.0 / (1.0 + math.exp(x * math.log(10)))
+    return AUTO_MIX_MAX / (1.0 + (max(float(snr), 0.0) / AUTO_MIX_SNR) ** AUTO_MIX_POWER)
 
 
 def allocation_shape(layout: ResidualLayout, allocation: str, *, m: int, epsilon: float,

@@ -289,6 +289,31 @@ class MarginalTablesRelease:
         object.__setattr__(self, "residuals", r)
 
     @property
+    def epsilon(self) -> float:
+        """Privacy loss of the guarantee."""
+        return float(self.spec.epsilon)
+
+    @property
+    def delta(self) -> float:
+        """Failure probability of the guarantee."""
+        return float(self.spec.delta)
+
+    @property
+    def sensitivity(self) -> float:
+        """Exact l2 sensitivity of the whitened residual measurement."""
+        return float(self.spec.sensitivity)
+
+    @property
+    def calibration(self) -> str:
+        """Gaussian calibration rule."""
+        return str(self.spec.calibration)
+
+    @property
+    def sigma(self) -> float:
+        """Noise scale of the whitened measurement (``sigma_A = sigma * s_A``; see ``info["noise_scales"]``)."""
+        return float(self.info.get("sigma0", float("nan")))
+
+    @property
     def total(self) -> float:
         """Sum of every released table (``m`` under replace-one)."""
         return float(self.layout.residual(self.residuals, ()))

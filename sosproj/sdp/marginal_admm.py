@@ -142,7 +142,7 @@ class MarginalProjector:
     """
 
     def __init__(self, layout: ResidualLayout, weights: np.ndarray, *, psd: bool = False,
-                 tol: float = 1e-4, max_iter: int = 300, rho: float | None = None,
+                 tol: float = 1e-3, max_iter: int = 300, rho: float | None = None,
                  alpha: float = 1.6) -> None:
         self.layout = layout
         w = np.asarray(weights, dtype=float).ravel()
