@@ -541,7 +541,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                  "n_cells": layout.n_cells, "workload": layout.sets, "noise": dist,
                  "measured_cells": noisy, "uncovered_subsets": int(np.count_nonzero(~covered)),
                  "adjacency": "replace-one", "projection_time": time.perf_counter() - t0})
-    from sosproj.mechanisms.marginals import MarginalRelease
+    from sosproj.mechanisms.release import MarginalRelease
 
     return MarginalRelease.from_subset_moments(
         index_k.tuples(), np.asarray(y, dtype=float), m=m, n=n, k=k, method="tables",
