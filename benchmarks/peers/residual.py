@@ -228,7 +228,8 @@ class ResidualMeasurement:
     sensitivity_shape: float
 
 
-def calibrated_sigmas(wl: MarginalWorkload, shape: np.ndarray, epsilon: float, delta: float) -> tuple[np.ndarray, float]:
+def calibrated_sigmas(wl: MarginalWorkload, shape: np.ndarray, epsilon: float,
+                      delta: float) -> tuple[np.ndarray, float]:
     """Scale ``shape`` so the whitened measurement is (epsilon, delta)-DP under replace-one (analytic Gaussian)."""
     from sosproj.privacy.calibration import gaussian_sigma
 
