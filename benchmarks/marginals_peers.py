@@ -185,6 +185,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--run-pgm", action="store_true", help="run missing AIM / MST cells (slow)")
     ap.add_argument("--lnn-tol", type=float, default=0.1, help="GReM-LNN ADMM tolerance (counts)")
     ap.add_argument("--lnn-max-iter", type=int, default=2000)
+    ap.add_argument("--trace-seed", type=int, default=None,
+                    help="seed whose releases are rerun under tracemalloc for the memory peak (default: the first)")
+    ap.add_argument("--trace-eps", type=float, nargs="*", default=None,
+                    help="epsilons at which the memory peak is measured (default: all)")
     args = ap.parse_args(argv)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -212,7 +216,9 @@ def main(argv: list[str] | None = None) -> None:
                 rows: list[dict] = []
                 fam = todo & {"rp", "rp_trunc", "grem_lnn"}
                 peaks: dict[str, float] = {}
-                if seed == args.seeds[0]:  # traced rerun for the memory peak only
+                trace_seed = args.seeds[0] if args.trace_seed is None else args.trace_seed
+                if seed == trace_seed and (args.trace_eps is None or eps in args.trace_eps):
+                    # traced rerun for the memory peak only
                     TRACE["on"] = True
                     try:
                         if fam:

@@ -185,3 +185,17 @@ def test_csv_columns_are_mapped_by_name():
     assert names[0] != header[0]  # the JSON order differs from the header
     assert [X[0, names.index(h)] for h in header] == first
     assert np.all(X.max(axis=0) < np.array(sizes))
+
+
+def test_harness_error_metrics():
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    from marginals_peers import errors
+
+    wl = MarginalWorkload.all_k_way((2, 3, 2), 2)
+    X = _data((2, 3, 2), 20, 7)
+    true = wl.workload_answers(X)
+    est = true + np.random.default_rng(0).normal(size=true.size)
+    l1, rmse = errors(wl, est, true, 20)
+    tabs_e, tabs_t = wl.split_workload(est), wl.split_workload(true)
+    assert l1 == pytest.approx(np.mean([np.abs(a - b).sum() for a, b in zip(tabs_e, tabs_t)]) / 20)
+    assert rmse == pytest.approx(np.sqrt(np.mean((est - true) ** 2)))

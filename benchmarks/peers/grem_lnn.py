@@ -65,13 +65,13 @@ def grem_lnn(meas: ResidualMeasurement, *, tol: float = 1e-2, max_iter: int = 50
     ``primal_residual``, ``converged``.
     """
     wl = meas.wl
-    d_inv = 1.0 / wl.residual_sigmas_flat(meas.sigmas) ** 2
     cvec = meas.m * wl.inv_cells
     mu0 = wl.M @ meas.r + cvec
     if mu0.min() >= -tol:  # the unconstrained optimum (BLUE) is feasible up to tol
         info = {"iterations": 0, "primal_residual": float(max(0.0, -mu0.min())), "converged": True}
         out = np.maximum(mu0, 0.0)
         return (out, info) if return_info else out
+    d_inv = 1.0 / wl.residual_sigmas_flat(meas.sigmas) ** 2
     g = gram_diagonal(meas)
     if rho is None:
         rho = float(np.median(d_inv / g))
