@@ -151,12 +151,12 @@ def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> d
 
 
 def run_pgm(name: str, meth: str, wl, true, m, eps, seed, run_missing: bool) -> dict | None:
-    stem = PGM_DIR / f"{meth}_{name}_{eps:g}_{seed}"
-    if stem.with_suffix(".cutoff").exists():
-        cut = json.loads(stem.with_suffix(".cutoff").read_text())
+    stem = f"{meth}_{name}_{eps:g}_{seed}"  # no Path.with_suffix: '0.3' holds a dot
+    cutoff, npz = PGM_DIR / f"{stem}.cutoff", PGM_DIR / f"{stem}.npz"
+    if cutoff.exists():
+        cut = json.loads(cutoff.read_text())
         return {"method": meth, "l1": None, "rmse": None, "seconds": cut["cutoff_s"], "peak_mib": None,
                 "cutoff": True}
-    npz = stem.with_suffix(".npz")
     if not npz.exists():
         if not run_missing:
             return None
@@ -166,7 +166,7 @@ def run_pgm(name: str, meth: str, wl, true, m, eps, seed, run_missing: bool) -> 
         try:
             subprocess.run(cmd, check=True, timeout=3600)
         except subprocess.TimeoutExpired:
-            stem.with_suffix(".cutoff").write_text(json.dumps({"cutoff_s": 3600}))
+            cutoff.write_text(json.dumps({"cutoff_s": 3600}))
             return run_pgm(name, meth, wl, true, m, eps, seed, False)
     z = np.load(npz)
     est = wl.workload_answers(z["synth"])

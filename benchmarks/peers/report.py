@@ -35,9 +35,17 @@ def t975(n: int) -> float:
 
 
 def load_rows(results: Path) -> list[dict]:
-    rows = []
+    """Every stored row, one per (dataset, method, epsilon, seed): the first in file-name order wins."""
+    rows, seen = [], set()
     for f in sorted(results.glob("*.jsonl")):
-        rows += [json.loads(x) for x in f.read_text().splitlines() if x.strip()]
+        for x in f.read_text().splitlines():
+            if not x.strip():
+                continue
+            r = json.loads(x)
+            key = (r["dataset"], r["method"], float(r["epsilon"]), int(r["seed"]))
+            if key not in seen:
+                seen.add(key)
+                rows.append(r)
     return rows
 
 
@@ -111,7 +119,7 @@ def make_tables(agg: dict) -> str:
             if peers:
                 best = min(peers)[1]
                 r, up = ratio(d, agg[(ds, best, e)])
-                bl = f"{LABEL[best]} | {r:.3f} ({up:.3f})"
+                bl = f"{LABEL[best]} | {r:.3f} ({fmt(up) if math.isfinite(up) else 'one seed'})"
             else:
                 bl = "- | -"
             pg = []
@@ -123,7 +131,8 @@ def make_tables(agg: dict) -> str:
                     pg.append(f"AIM cut off at {fmt(a['seconds'])} s")
                 else:
                     r, up = ratio(d, a) if a["n"] > 1 else (d["l1"] / a["l1"], math.nan)
-                    pg.append(f"{r:.3f} ({fmt(up)}), {d['seconds'] / a['seconds']:.4f} (n={a['n']})")
+                    ups = fmt(up) if math.isfinite(up) else "one seed"
+                    pg.append(f"{r:.3f} ({ups}), {d['seconds'] / a['seconds']:.4f} (n={a['n']})")
             lines.append(f"| {ds} | {e:g} | {bl} | {pg[0]} | {pg[1]} |")
     lines.append("")
     # runtime / memory
