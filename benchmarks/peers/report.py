@@ -157,6 +157,7 @@ def plot(agg: dict, img: Path) -> None:
 
     datasets = [d for d in DATASETS if any(k[0] == d for k in agg)]
     fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 3.8), squeeze=False)
+    handles: dict = {}
     for ax, ds in zip(axes[0], datasets):
         for m in ORDER:
             pts = sorted((k[2], v) for k, v in agg.items() if k[0] == ds and k[1] == m and "l1" in v)
@@ -166,16 +167,18 @@ def plot(agg: dict, img: Path) -> None:
             y = np.array([p[1]["l1"] for p in pts])
             h = np.array([p[1]["h"] if math.isfinite(p[1]["h"]) else 0.0 for p in pts])
             style = "o-" if m.startswith("sosproj") else ("s--" if m in ("aim", "mst") else ".-")
-            (line,) = ax.plot(e, y, style, label=LABEL[m], ms=4)
-            ax.fill_between(e, np.maximum(y - h, y * 1e-3), y + h, color=line.get_color(), alpha=0.2)
+            color = f"C{ORDER.index(m)}"  # one color per method across panels
+            (line,) = ax.plot(e, y, style, label=LABEL[m], ms=5, color=color)
+            handles[m] = line
+            ax.fill_between(e, np.maximum(y - h, y * 1e-3), y + h, color=color, alpha=0.2)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_title(ds)
         ax.set_xlabel("epsilon")
         ax.grid(alpha=0.3, which="both")
     axes[0][0].set_ylabel("L1 per marginal / m (all 3-way marginals)")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=len(labels), fontsize=8)
+    ms = [m for m in ORDER if m in handles]
+    fig.legend([handles[m] for m in ms], [LABEL[m] for m in ms], loc="lower center", ncol=len(ms), fontsize=8)
     fig.suptitle("Error vs epsilon, delta = 1e-9, replace-one (AIM/MST: add/remove zCDP), 95% CI bands")
     fig.tight_layout(rect=(0, 0.08, 1, 0.95))
     img.parent.mkdir(parents=True, exist_ok=True)
