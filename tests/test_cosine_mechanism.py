@@ -14,7 +14,7 @@ from sosproj.mechanisms.perturb_and_project import perturb_and_project
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import noise_disabled
 from sosproj.sets import Box, Intersection, PSDFrobeniusBall
-from sosproj.sets.base import ConvergenceWarning
+from sosproj.policy import ConvergenceWarning
 from sosproj.sets.bounded_diagonal_psd import BoundedDiagonalPSD
 
 P = {"epsilon": 1.0, "delta": 1e-6}

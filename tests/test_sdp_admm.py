@@ -12,7 +12,8 @@ from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimit
 from sosproj.poly import MomentRelaxation, boolean_cube, sparse_ball, sphere, unit_ball
 from sosproj.sdp.backends import admm
 from sosproj.sdp.compile import compile_projection, compile_support
-from sosproj.sdp.conic import Cones, ConicProblem, cone_violation, estimate_memory, smat, svec
+from sosproj.sdp.backends import estimate_memory
+from sosproj.sdp.conic import Cones, ConicProblem, cone_violation, smat, svec
 from sosproj.sdp.least_squares import LeastSquaresProjector
 from sosproj.sdp.solve import ConicSolver, solve
 from sosproj.sets.pseudo_moment import PseudoMomentSet

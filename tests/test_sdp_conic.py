@@ -12,7 +12,7 @@ from sosproj.sdp import Cones, ConicProblem, ConicSolver, smat, solve, svec, sve
 from sosproj.sdp.backends.clarabel import row_permutation
 from sosproj.sdp.backends.cvxpy import smat_operator
 from sosproj.sdp.conic import cone_violation, project_dual_cone, svec_indices, svec_operator
-from sosproj.sets.base import ConvergenceWarning
+from sosproj.policy import ConvergenceWarning
 
 SOLVERS = ("scs", "clarabel", "cvxpy", "admm")
 

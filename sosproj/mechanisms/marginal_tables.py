@@ -318,7 +318,7 @@ class CubeTablesProjector:
             if on_fail == "warn":
                 import warnings
 
-                from sosproj.sets.base import ConvergenceWarning
+                from sosproj.policy import ConvergenceWarning
                 warnings.warn(msg, ConvergenceWarning, stacklevel=2)
         return f, info
 

@@ -53,12 +53,17 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
+from sosproj.policy import check_options
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence, symmetrize
 from sosproj.sets.newton_bounded_diagonal import bounded_diagonal_dykstra, bounded_diagonal_newton
 from sosproj.validation import check_choice, check_int, check_memory, check_nonnegative, check_positive
 
 PROJECTION_METHODS = ("newton", "dykstra", "cvxpy")
 CONIC_SOLVERS = ("SCS", "CLARABEL")
+
+
+#: options of every projection method (the keyword parameters of ``_project``)
+_COMMON_OPTIONS: tuple[str, ...] = ("method", "tol", "max_iter", "z0", "on_fail", "solver")
 
 
 class BoundedDiagonalPSD(ConvexSet):
@@ -109,8 +114,7 @@ class BoundedDiagonalPSD(ConvexSet):
         check_memory(10.0 * 8 * n * n, "the projection onto BoundedDiagonalPSD")
         Ys = symmetrize(Y)
         if method == "cvxpy":
-            if options:
-                raise InvalidParameterError(f"unknown option(s) for method='cvxpy': {sorted(options)}")
+            check_options(options, _COMMON_OPTIONS, "BoundedDiagonalPSD.project (method='cvxpy')")
             return _project_cvxpy(Ys, self.bound, solver=solver,
                                   eps=1e-10 if tol is None else check_positive(tol, "tol"),
                                   max_iter=100000 if max_iter is None else max_iter, on_fail=on_fail)
@@ -118,19 +122,17 @@ class BoundedDiagonalPSD(ConvexSet):
         if max_iter is not None:
             kw["max_iter"] = max_iter
         if method == "newton":
-            allowed = {"cg_max_iter"}
+            allowed = ("cg_max_iter",)
             fn = bounded_diagonal_newton
         else:
-            allowed = {"max_time"}
+            allowed = ("max_time",)
             fn = bounded_diagonal_dykstra
-        unknown = set(options) - allowed
-        if unknown:
-            raise InvalidParameterError(f"unknown option(s) for method={method!r}: {sorted(unknown)}")
+        check_options(options, _COMMON_OPTIONS + allowed, f"BoundedDiagonalPSD.project (method={method!r})")
         return fn(Ys, self.bound, **kw, **options)
 
     # ------------------------------------------------------------------ support
     def _support(self, W: np.ndarray, solver: str = "SCS", eps: float = 1e-8,
-                 max_iter: int = 100000, **options: Any) -> SupportResult:
+                 max_iter: int = 100000) -> SupportResult:
         r"""Solve :math:`\max\{\langle \mathrm{sym}\,W, X\rangle : X \succeq 0, X_{ii} \le b\}` with cvxpy.
 
         If :math:`\mathrm{sym}\,W \preceq 0` the value is 0 at :math:`X = 0` (closed form).
@@ -146,8 +148,6 @@ class BoundedDiagonalPSD(ConvexSet):
         >>> abs(res.value - 9.0) < 1e-5
         True
         """
-        if options:
-            raise InvalidParameterError(f"unknown support option(s): {sorted(options)}")
         check_choice(solver, "solver", CONIC_SOLVERS)
         eps = check_positive(eps, "eps")
         Ws = symmetrize(W)

@@ -80,8 +80,8 @@ def cvxpy_project(S: ConvexSet, Y: Any, *, solver: str | None = None, tol: float
     return np.asarray(X.value, dtype=float)
 
 
-def cvxpy_support(S: ConvexSet, W: Any, *, solver: str | None = None, tol: float = 1e-10,
-                  **_: Any) -> SupportResult:
+def cvxpy_support(S: ConvexSet, W: Any, *, solver: str | None = None, tol: float = 1e-10
+                  ) -> SupportResult:
     """Support function of ``S`` at ``W`` by a cvxpy solve (reference implementation).
 
     >>> import numpy as np
