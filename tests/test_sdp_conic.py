@@ -8,11 +8,11 @@ import pytest
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
+from sosproj.policy import ConvergenceWarning
 from sosproj.sdp import Cones, ConicProblem, ConicSolver, smat, solve, svec, svec_permutation
 from sosproj.sdp.backends.clarabel import row_permutation
 from sosproj.sdp.backends.cvxpy import smat_operator
 from sosproj.sdp.conic import cone_violation, project_dual_cone, svec_indices, svec_operator
-from sosproj.policy import ConvergenceWarning
 
 SOLVERS = ("scs", "clarabel", "cvxpy", "admm")
 

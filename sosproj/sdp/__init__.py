@@ -11,6 +11,7 @@ dual certificate) and the svec conventions of each backend.
 (6, 7)
 """
 
+from sosproj.sdp.backends import BACKENDS, backend_class, estimate_memory
 from sosproj.sdp.compile import (
     compile_constraints,
     compile_least_squares,
@@ -18,8 +19,6 @@ from sosproj.sdp.compile import (
     compile_projection,
     compile_support,
 )
-from sosproj.sdp.backends import BACKENDS, backend_class, estimate_memory
-from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.cones import (
     Cones,
     project_cone,
@@ -29,6 +28,7 @@ from sosproj.sdp.cones import (
     svec_dim,
     svec_permutation,
 )
+from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
 from sosproj.sdp.solve import ConicSolver, SolveResult, solve
 

@@ -40,8 +40,8 @@ import scipy.sparse as sp
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
 from sosproj.sdp.backends import estimate_memory
-from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.cones import Cones, svec_dim, svec_operator
+from sosproj.sdp.conic import ConicProblem
 from sosproj.validation import check_array, check_memory
 
 

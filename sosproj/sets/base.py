@@ -35,7 +35,7 @@ import inspect
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -126,7 +126,7 @@ def handle_nonconvergence(info: ProjectionInfo, on_fail: OnFail, what: str,
     apply_on_fail(info.converged, on_fail, msg, payload, stacklevel=4)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hook_options(cls: type, hook: str) -> tuple[str, ...] | None:
     """Keyword options accepted by ``cls.<hook>`` (``None``: the hook checks its own ``**options``)."""
     params = list(inspect.signature(getattr(cls, hook)).parameters.values())[2:]   # self, Y / W

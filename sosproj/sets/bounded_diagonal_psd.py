@@ -52,7 +52,7 @@ from typing import Any
 
 import numpy as np
 
-from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
+from sosproj.errors import ProjectionError, SolverNotAvailableError
 from sosproj.policy import check_options
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence, symmetrize
 from sosproj.sets.newton_bounded_diagonal import bounded_diagonal_dykstra, bounded_diagonal_newton

@@ -64,8 +64,8 @@ import scipy.sparse as sp
 from sosproj.errors import InvalidParameterError, SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
 from sosproj.sdp.backends.scs import ScsBackend
-from sosproj.sdp.conic import ConicProblem, relative_residuals
 from sosproj.sdp.cones import Cones, PSDProjector, project_soc, svec_dim
+from sosproj.sdp.conic import ConicProblem, relative_residuals
 
 #: iteration cap when the caller gives none (``solver="auto"`` then hands over to SCS)
 DEFAULT_MAX_ITER = 20_000
@@ -136,7 +136,8 @@ def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
     SCS), or SCS's alone when the ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`).
 
     >>> from sosproj.sdp.cones import Cones
-    >>> auto_memory(10, Cones(zero=1, psd=(4,)), 20, 0) >= AdmmBackend.estimate_memory(10, Cones(zero=1, psd=(4,)), 20, 0)
+    >>> cones = Cones(zero=1, psd=(4,))
+    >>> auto_memory(10, cones, 20, 0) >= AdmmBackend.estimate_memory(10, cones, 20, 0)
     True
     """
     scs_bytes = ScsBackend.estimate_memory(n, cones, nnz_A, nnz_P)

@@ -26,8 +26,8 @@ from typing import Any, ClassVar
 import numpy as np
 
 from sosproj.policy import check_options
-from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.cones import Cones
+from sosproj.sdp.conic import ConicProblem
 
 #: the normalized statuses a backend may report
 STATUSES: tuple[str, ...] = ("solved", "inaccurate", "max_iter", "time_limit", "infeasible", "unbounded",

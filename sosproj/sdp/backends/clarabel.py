@@ -34,8 +34,8 @@ import scipy.sparse as sp
 
 from sosproj.errors import SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend, iterate_bytes, sparse_kkt_entries
-from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.cones import Cones, svec_dim, svec_permutation
+from sosproj.sdp.conic import ConicProblem
 
 #: settings sosproj changes from Clarabel's defaults (see the comment in ``ClarabelBackend``)
 _OVERRIDES: dict[str, Any] = {"verbose": False, "presolve_enable": False, "static_regularization_constant": 1e-7,

@@ -28,8 +28,8 @@ import scipy.sparse as sp
 from sosproj.errors import SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
 from sosproj.sdp.backends.scs import ScsBackend
-from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.cones import SQRT2, Cones, svec, svec_dim, svec_indices
+from sosproj.sdp.conic import ConicProblem
 
 
 def smat_operator(d: int) -> sp.csr_matrix:

@@ -17,8 +17,8 @@ from typing import Any
 from sosproj.errors import SolverNotAvailableError
 from sosproj.sdp.backends.base import iterate_bytes, sparse_kkt_entries
 from sosproj.sdp.backends.cvxpy import CvxpyBackend
-from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.cones import Cones
+from sosproj.sdp.conic import ConicProblem
 
 
 def available() -> bool:

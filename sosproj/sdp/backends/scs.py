@@ -28,8 +28,8 @@ import numpy as np
 
 from sosproj.errors import SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend, iterate_bytes, sparse_kkt_entries
-from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.cones import Cones
+from sosproj.sdp.conic import ConicProblem
 
 
 class ScsBackend(SolverBackend):
