@@ -348,7 +348,7 @@ def project_cone(s: np.ndarray, cones: Cones, *, dual: bool = False) -> np.ndarr
     space; the other cones are self-dual.
 
     >>> project_cone(np.array([-1.0, -2.0, 3.0]), Cones(zero=1, nonneg=2))
-    array([ 0.,  0.,  3.])
+    array([0., 0., 3.])
     """
     out = np.array(s, dtype=float, copy=True)
     with single_thread_blas():

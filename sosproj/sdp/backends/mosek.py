@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from sosproj.errors import SolverNotAvailableError
-from sosproj.sdp.backends.base import iterate_bytes, sparse_kkt_entries
+from sosproj.sdp.backends.base import SolverBackend, iterate_bytes, sparse_kkt_entries
 from sosproj.sdp.backends.cvxpy import CvxpyBackend
 from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
@@ -61,6 +61,7 @@ class MosekBackend(CvxpyBackend):
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
+        SolverBackend.__init__(self, problem, tol, max_iter, time_limit, **options)   # options first
         _check()
         super().__init__(problem, tol, max_iter, time_limit, **options)
 
