@@ -1,4 +1,4 @@
-"""release_tables: measured tables + Boolean-cube SoS projection (issue 10)."""
+"""release_tables: measured tables + Boolean-cube SoS projection."""
 
 from __future__ import annotations
 
