@@ -10,7 +10,7 @@ pseudo-moment vectors :math:`y\in\mathbb R^N` by
 :func:`compile_constraints` turns them, once per relaxation, into the rows
 ``A x + s = b`` of a :class:`~sosproj.sdp.conic.ConicProblem`: a zero cone for
 the equalities and, for each block, ``s_j = svec(M_j(y))`` in a PSD cone (so
-``A = -S_d A_j`` and ``b = 0`` with :func:`~sosproj.sdp.conic.svec_operator`
+``A = -S_d A_j`` and ``b = 0`` with :func:`~sosproj.sdp.cones.svec_operator`
 ``S_d``). Objectives are then cheap to attach:
 
 * **generalized least squares** (:func:`compile_least_squares`):

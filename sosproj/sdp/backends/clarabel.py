@@ -3,10 +3,10 @@
 Clarabel solves the same form as SCS (``Ax + s = b``, ``s`` in a product cone,
 ``P`` upper triangular) but its ``PSDTriangleConeT(d)`` expects the scaled svec
 of the **upper triangle column by column**; the canonical rows (SCS order) are
-permuted with :func:`~sosproj.sdp.conic.svec_permutation` on the way in and
+permuted with :func:`~sosproj.sdp.cones.svec_permutation` on the way in and
 back on the way out. Its Nesterov-Todd scaling makes each PSD block a dense
 ``d(d+1)/2``-square block of the KKT matrix, which is why
-:func:`~sosproj.sdp.conic.estimate_memory` charges it quadratically.
+:meth:`ClarabelBackend.estimate_memory` charges it quadratically.
 
 Status mapping: only ``Solved`` is ``"solved"``; ``AlmostSolved`` is
 ``"inaccurate"``; ``MaxIterations`` / ``MaxTime`` map to ``"max_iter"`` /
