@@ -63,11 +63,10 @@ from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.solve import SolveResult, solve
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence, symmetrize
 from sosproj.sets.newton_bounded_diagonal import bounded_diagonal_dykstra, bounded_diagonal_newton
+from sosproj.sets.reference import reference_solver
 from sosproj.validation import check_choice, check_int, check_memory, check_nonnegative, check_positive
 
 PROJECTION_METHODS = ("newton", "dykstra", "cvxpy")
-#: the solvers the ``"cvxpy"`` reference backend may call here (cvxpy's names)
-CONIC_SOLVERS = ("SCS", "CLARABEL")
 
 
 #: options of every projection method (the keyword parameters of ``_project``)
@@ -109,7 +108,7 @@ class BoundedDiagonalPSD(ConvexSet):
     # ------------------------------------------------------------------ project
     def _project(self, Y: np.ndarray, method: str = "newton", tol: float | None = None,
                  max_iter: int | None = None, z0: Any = None, on_fail: str = "raise",
-                 solver: str = "SCS", **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+                 solver: str = "scs", **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
         """Dispatch to the Newton, Dykstra or cvxpy projection (see the module docstring).
 
         Options: ``tol`` (relative KKT residual, default 1e-9; for cvxpy the solver
@@ -139,13 +138,13 @@ class BoundedDiagonalPSD(ConvexSet):
         return fn(Ys, self.bound, **kw, **options)
 
     # ------------------------------------------------------------------ support
-    def _support(self, W: np.ndarray, solver: str = "SCS", eps: float = 1e-8,
+    def _support(self, W: np.ndarray, solver: str = "scs", eps: float = 1e-8,
                  max_iter: int = 100000) -> SupportResult:
         r"""Solve :math:`\max\{\langle \mathrm{sym}\,W, X\rangle : X \succeq 0, X_{ii} \le b\}` with cvxpy.
 
         If :math:`\mathrm{sym}\,W \preceq 0` the value is 0 at :math:`X = 0` (closed form).
-        Otherwise the SDP is solved by ``solver`` (``"SCS"`` with ``eps_abs = eps_rel =
-        eps``, or ``"CLARABEL"``); the maximizer is projected onto the set (so it is
+        Otherwise the SDP is solved by ``solver`` (``"scs"`` with ``eps_abs = eps_rel =
+        eps``, or ``"clarabel"``, called by cvxpy); the maximizer is projected onto the set (so it is
         feasible) and ``info`` reports ``lower_bound`` (its objective) and
         ``upper_bound`` :math:`= b\sum_i y_i` from the solver's diagonal multipliers
         made dual feasible (:math:`y \leftarrow y + \lambda_{\max}(\mathrm{sym}\,W -
@@ -156,7 +155,7 @@ class BoundedDiagonalPSD(ConvexSet):
         >>> abs(res.value - 9.0) < 1e-5
         True
         """
-        check_choice(solver, "solver", CONIC_SOLVERS)
+        solver = reference_solver(solver)
         eps = check_positive(eps, "eps")
         Ws = symmetrize(W)
         n = Ws.shape[0]
@@ -170,14 +169,14 @@ class BoundedDiagonalPSD(ConvexSet):
         res = _solve(prob, solver, eps, max_iter)
         elapsed = time.perf_counter() - t0
         if res.status not in ("solved", "inaccurate") or res.x is None or res.y_dual is None:
-            raise ProjectionError("the support-function SDP did not solve; try solver='CLARABEL' or "
-                                  "a looser eps", {"status": res.status, "solver": solver})
+            raise ProjectionError("the support-function SDP did not solve; try solver='clarabel' or "
+                                  "a looser eps", {"status": res.status, "solver": solver.lower()})
         Xf = self.project(smat(res.x, n))
         lower = float(np.vdot(Ws, Xf))
         y = np.maximum(res.y_dual[:n], 0.0)        # multipliers of X_ii <= b (the first n rows)
         shift = max(0.0, float(np.linalg.eigvalsh(Ws - np.diag(y))[-1]))
         upper = self.bound * float(np.sum(y + shift))
-        info = {"method": "cvxpy", "solver": solver, "status": res.status, "eps": eps,
+        info = {"method": "cvxpy", "solver": solver.lower(), "status": res.status, "eps": eps,
                 "lower_bound": lower, "upper_bound": upper, "time": elapsed}
         return SupportResult(0.5 * (lower + upper), Xf, info)
 
@@ -230,7 +229,7 @@ def _solve(prob: ConicProblem, solver: str, eps: float, max_iter: int) -> SolveR
 def _project_cvxpy(Ys: np.ndarray, bound: float, *, solver: str, eps: float, max_iter: int,
                    on_fail: str) -> tuple[np.ndarray, ProjectionInfo]:
     """Reference projection: ``min 0.5||X - Y||_F^2 s.t. X PSD, diag(X) <= bound`` in conic form."""
-    check_choice(solver, "solver", CONIC_SOLVERS)
+    solver = reference_solver(solver)
     max_iter = check_int(max_iter, "max_iter", minimum=1)
     n = Ys.shape[0]
     check_memory(60.0 * 8 * n * n, "the cvxpy projection onto BoundedDiagonalPSD")
