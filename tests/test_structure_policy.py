@@ -260,3 +260,16 @@ def test_legacy_release_constructor_means_replace_one() -> None:
     assert r.spec == PrivacySpec.create(epsilon=1.0, delta=1e-6, sensitivity=1.0)
     with pytest.raises(InvalidParameterError):
         Release(np.eye(2), 1.0, mechanism="demo")
+
+
+def test_accountant_survives_pickling_read_only() -> None:
+    import pickle
+
+    acc = PrivacyAccountant(1.0, 1e-6, adjacency="add-remove")
+    acc.charge(epsilon=0.25, adjacency="add-remove")
+    back = pickle.loads(pickle.dumps(acc))
+    assert back.ledger == acc.ledger and back.adjacency is Adjacency.ADD_REMOVE
+    with pytest.raises(AttributeError):
+        back.epsilon = 3.0  # type: ignore[misc]
+    back.charge(epsilon=0.25, adjacency="add-remove")
+    assert len(back.ledger) == 2 and len(acc.ledger) == 1

@@ -388,6 +388,14 @@ class PrivacyAccountant:
     def __delattr__(self, name: str) -> None:
         raise AttributeError(f"PrivacyAccountant is read-only ({name!r} cannot be deleted)")
 
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            self._set(name, value)
+        self._set("_lock", threading.Lock())
+
     def __repr__(self) -> str:
         return (f"PrivacyAccountant(epsilon={self._epsilon!r}, delta={self._delta!r}, "
                 f"adjacency={self._adjacency.value!r}, charges={len(self._ledger)})")
