@@ -228,6 +228,7 @@ SINGLE_HOMES = {
     "cone_violation": "sosproj.sdp.cones",
     "single_thread_blas": "sosproj.sdp.cones",
     "relative_residuals": "sosproj.sdp.conic",
+    "reference_solver": "sosproj.sets.reference",
 }
 
 # Definitions elsewhere that work in progress removes (see ALLOWED_CYCLES): none at present.

@@ -66,6 +66,9 @@ class CvxpyBackend(SolverBackend):
                   "infeasible_inaccurate": "infeasible", "unbounded": "unbounded",
                   "unbounded_inaccurate": "unbounded", "user_limit": "max_iter", "solver_error": "error"}
 
+    def _require(self) -> None:
+        """Hook for subclasses that need more than cvxpy (a licence); nothing here."""
+
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
         """cvxpy's canonicalized copy (about 5x the sparse data) plus the called solver's
@@ -75,6 +78,7 @@ class CvxpyBackend(SolverBackend):
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
         super().__init__(problem, tol, max_iter, time_limit, **options)
+        self._require()
         cvxpy_solver = str(self.options.get("cvxpy_solver", self.fixed_solver))
         try:
             import cvxpy as cp

@@ -12,13 +12,10 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 from sosproj.errors import SolverNotAvailableError
-from sosproj.sdp.backends.base import SolverBackend, iterate_bytes, sparse_kkt_entries
+from sosproj.sdp.backends.base import iterate_bytes, sparse_kkt_entries
 from sosproj.sdp.backends.cvxpy import CvxpyBackend
 from sosproj.sdp.cones import Cones
-from sosproj.sdp.conic import ConicProblem
 
 
 def available() -> bool:
@@ -59,11 +56,9 @@ class MosekBackend(CvxpyBackend):
         """The Schur complement over the variables (``n^2`` doubles) plus the sparse data."""
         return int(8 * n * n + 12 * 4 * sparse_kkt_entries(n, cones, nnz_A, nnz_P) + iterate_bytes(n, cones))
 
-    def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
-                 time_limit: float | None = None, **options: Any) -> None:
-        SolverBackend.__init__(self, problem, tol, max_iter, time_limit, **options)   # options first
+    def _require(self) -> None:
+        """Refuse to build without the package or a licence (after the option check)."""
         _check()
-        super().__init__(problem, tol, max_iter, time_limit, **options)
 
 
 __all__ = ["MosekBackend", "available"]
