@@ -280,3 +280,21 @@ def test_registry_names_are_lowercase_and_match_their_backends() -> None:
         cls = backend_class(name)
         assert name == name.lower() and cls.name == name
         assert issubclass(cls, SolverBackend)
+
+
+def test_mechanisms_type_their_accountant() -> None:
+    """Every ``accountant`` parameter is typed ``PrivacyAccountant | None`` (marginals and
+    marginal_tables, rebuilt by the marginals work, are the known remaining exceptions)."""
+    pending = {"sosproj.mechanisms.marginals", "sosproj.mechanisms.marginal_tables"}
+    offenders = []
+    for module, path in _modules().items():
+        if module in pending:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for arg in [*node.args.args, *node.args.kwonlyargs]:
+                    if arg.arg == "accountant":
+                        ann = ast.unparse(arg.annotation) if arg.annotation is not None else ""
+                        if ann != "PrivacyAccountant | None":
+                            offenders.append(f"{module}.{node.name}: {ann or 'untyped'}")
+    assert offenders == []
