@@ -128,8 +128,8 @@ def test_noise_off_returns_true_marginals(reconstruction, sizes):
         rel = sp.release_marginals(ds, 3, epsilon=1.0, delta=1e-6, reconstruction=reconstruction, rng=0)
     assert rel.info["noise_disabled"]
     for w in itertools.combinations(range(len(sizes)), 3):
-        assert np.allclose(rel.table(w), ds.marginal(w), atol=1e-6)
-    assert np.allclose(rel.table((2, 0)), ds.marginal((2, 0)), atol=1e-6)
+        assert np.allclose(rel.table(w), ds.marginal(w), atol=1e-2)      # solver tolerance, count units
+    assert np.allclose(rel.table((2, 0)), ds.marginal((2, 0)), atol=1e-2)
 
 
 def _measurement(ds, k, eps, alloc="rp", seed=0, workload=None):
@@ -200,8 +200,9 @@ def test_lnn_projection_equals_cvxpy(psd):
 
 
 @pytest.mark.parametrize("reconstruction", ["lnn", "auto"])
-def test_released_tables_nonnegative_consistent_sum_to_m(reconstruction):
-    ds = _data((2, 3, 4, 5), 120)
+@pytest.mark.parametrize("sizes", [(2, 3, 4, 5), (2, 2, 2, 2)])
+def test_released_tables_nonnegative_consistent_sum_to_m(reconstruction, sizes):
+    ds = _data(sizes, 120)
     rel = sp.release_marginals(ds, 3, epsilon=0.2, delta=1e-6, reconstruction=reconstruction, rng=4)
     for w in rel.workload:
         t = rel.table(w)

@@ -314,10 +314,10 @@ def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: Priva
     r += layout.expand(sigmas) * z
     m_pub = ds.m if spec.adjacency is Adjacency.REPLACE_ONE else None
     if m_pub is not None:
-        r[layout.res_pos[()]] = float(m_pub)
+        r[layout.empty_pos] = float(m_pub)
     else:
         # the noisy total is the empty residual (z's entry for it is untouched by centering)
-        r[layout.res_pos[()]] = max(float(r[layout.res_pos[()]]), 1.0)
+        r[layout.empty_pos] = max(float(r[layout.empty_pos]), 1.0)
     return Measurement(layout, r, sigmas, spec, allocation, m_pub)
 
 
@@ -343,10 +343,74 @@ def _lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[s
     return _projector(meas, False, options)
 
 
-def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
-    """LNN plus the one-hot degree-2 moment matrix PSD (when every pair is in the closure)."""
+#: Largest moment-matrix order of the Boolean-cube step of ``reconstruction="auto"`` on binary data.
+CUBE_MAX_ORDER = 700
+
+
+def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]] | None:
+    """Binary data: the Boolean-cube SoS projection in the measurement metric, then the LNN projection.
+
+    In Fourier moments ``f_A = c_A[0] 2^{|A|} / m`` the measurement metric is diagonal with weights
+    ``m^2 / (2^{|A|} sigma_A^2)``; :class:`~sosproj.mechanisms.marginal_tables.CubeTablesProjector`
+    projects onto the degree-``d`` cube relaxation (``d`` from ``marginal_tables.default_degree``), and
+    the result is projected (same metric) onto locally non-negative tables, which the cube degree
+    does not imply for every workload cell. ``None`` when the moment matrix would be too large.
+    """
+    import math as _m
+
+    from sosproj.data.contingency import SubsetIndex
+    from sosproj.mechanisms.marginal_tables import CubeTablesProjector
+    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
+
     lay = meas.layout
     n = len(lay.sizes)
+    k = max(len(A) for A in lay.residual_sets)
+    deg = tables_degree(k, n)
+    if sum(_m.comb(n, j) for j in range(deg // 2 + 1)) > CUBE_MAX_ORDER:
+        deg = 2 * _m.ceil(k / 2)
+        if sum(_m.comb(n, j) for j in range(deg // 2 + 1)) > CUBE_MAX_ORDER:
+            return None
+    m = float(meas.residuals[lay.empty_pos])
+    index = SubsetIndex(n, k)
+    sets = [A for A in lay.residual_sets]
+    rows = np.full((len(sets), max(k, 1)), -1, dtype=np.int64)
+    for i, A in enumerate(sets):
+        rows[i, :len(A)] = A
+    pos = index.lookup(rows)
+    g = np.zeros(len(index))
+    a = np.zeros(len(index))
+    for i, A in enumerate(sets):
+        c0 = float(np.ravel(lay.residual(meas.residuals, A))[0])
+        g[pos[i]] = c0 * 2.0 ** len(A) / m
+        if A and meas.sigmas[i] > 0:
+            a[pos[i]] = m * m / (2.0 ** len(A) * meas.sigmas[i] ** 2)
+    g[0] = 1.0
+    tol = float(options.get("tol", 1e-3))
+    proj = CubeTablesProjector(n, deg, a, tol=min(tol, 1e-4), max_iter=int(options.get("max_iter", 1000)))
+    f, cinfo = proj.solve(g, warm_start=False, on_fail="return")
+    r = np.zeros(lay.res_size)
+    r[lay.empty_pos] = m
+    for i, A in enumerate(sets):
+        j = len(A)
+        if j == 0:
+            continue
+        signs = (-1.0) ** np.indices((2,) * j).sum(axis=0) if j else np.array(1.0)
+        lay.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
+    cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public)
+    r2, info = _projector(cube_meas, False, options)
+    info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
+                                                      "moment_matrix_order") if k2 in cinfo}}
+    return r2, info
+
+
+def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN + one-hot degree-2 PSD."""
+    lay = meas.layout
+    n = len(lay.sizes)
+    if all(s == 2 for s in lay.sizes):
+        out = _cube_then_lnn(meas, options)
+        if out is not None:
+            return out
     pairs_ok = all((i, j) in lay.res_pos for i in range(n) for j in range(i + 1, n))
     order = 1 + sum(lay.sizes)
     return _projector(meas, pairs_ok and n >= 2 and order <= 3000, options)
