@@ -254,3 +254,40 @@ def test_accountant_is_charged_with_the_release_sensitivity():
     assert rel.spec.epsilon == 0.9
     with pytest.raises(sp.errors.PrivacyBudgetError):
         sp.release_marginals(ds, 2, epsilon=0.9, delta=1e-6, rng=0, accountant=acc)
+
+
+# ---------------------------------------------------------------- empirical audit
+
+
+@pytest.mark.parametrize("eps,delta", [(0.5, 1e-5), (1.0, 1e-6), (2.0, 1e-6)])
+def test_audit_passes_default_allocation_and_catches_half_sigma(eps, delta):
+    """The measurement of the default allocation (whitened residuals) on a worst-case replace-one pair."""
+    from sosproj.audit import GaussianMeasurement, audit_mechanism, under_noised
+
+    sizes = (2, 3, 3)
+    base = _data(sizes, 30, seed=7)
+    lay = ResidualLayout(sizes, all_k_way(3, 2))
+    s = lay.expand(mp.allocation_shape(lay, "auto", m=30, epsilon=eps))
+    recs = list(itertools.product(*[range(n) for n in sizes]))
+    phi = {x: _whitened(lay, mp.allocation_shape(lay, "auto", m=30, epsilon=eps), x, False) for x in recs}
+    x, y = max(itertools.combinations(recs, 2), key=lambda p: np.linalg.norm(phi[p[0]] - phi[p[1]]))
+    D = base.records.copy()
+    D[0] = x
+    D2 = D.copy()
+    D2[0] = y
+
+    def make():
+        def rel(data, rng):
+            return sp.release_marginals(data, 2, epsilon=eps, delta=delta, domain=list(sizes),
+                                        reconstruction="blue", rng=rng)
+        return GaussianMeasurement(rel, value=lambda r: r.residuals / s, noise_scale=lambda r: r.sigma,
+                                   verify_trials=60)
+
+    mech = make()
+    rel = mech.release(D, 0)
+    assert np.linalg.norm(mech.exact(D2) - mech.exact(D)) == pytest.approx(rel.sensitivity, rel=1e-9)
+    good = audit_mechanism(mech, D, D2, epsilon=eps, delta=delta, trials=200_000, rng=1)
+    assert good.passed and good.verification["passed"]
+    with under_noised(0.5):
+        bad = audit_mechanism(make(), D, D2, epsilon=eps, delta=delta, trials=200_000, rng=2)
+    assert not bad.passed
