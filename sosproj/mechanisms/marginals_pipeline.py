@@ -117,20 +117,20 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
 
 
 #: Parameters of :func:`auto_mix`, fitted to ``benchmarks/results_allocation/`` (docs/bench_allocation.md).
-AUTO_MIX_MAX = 1.5
-AUTO_MIX_SNR = 10.0
+AUTO_MIX_MAX = 2.0
+AUTO_MIX_SNR = 7.0
 AUTO_MIX_POWER = 1.5
 
 
 def auto_mix(snr: float) -> float:
     r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
 
-    ``t = AUTO_MIX_MAX / (1 + (snr / AUTO_MIX_SNR)^AUTO_MIX_POWER)``: ``t -> 1.5`` (past equal
+    ``t = AUTO_MIX_MAX / (1 + (snr / AUTO_MIX_SNR)^AUTO_MIX_POWER)``: ``t -> 2`` (past equal
     tables: even more budget on the low orders) at low signal-to-noise, ``t -> 0``
     (ResidualPlanner's optimum) at high signal-to-noise; a fixed function of :func:`public_snr`.
 
-    >>> round(auto_mix(10.0), 3), round(auto_mix(1e4), 4)
-    (0.75, 0.0)
+    >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
+    (1.0, 0.0)
     """
     return AUTO_MIX_MAX / (1.0 + (max(float(snr), 0.0) / AUTO_MIX_SNR) ** AUTO_MIX_POWER)
 
