@@ -413,7 +413,14 @@ def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[
             return out
     pairs_ok = all((i, j) in lay.res_pos for i in range(n) for j in range(i + 1, n))
     order = 1 + sum(lay.sizes)
-    return _projector(meas, pairs_ok and n >= 2 and order <= 3000, options)
+    affordable = order <= PSD_MAX_ORDER and n * (n - 1) // 2 <= PSD_MAX_PAIRS
+    return _projector(meas, pairs_ok and n >= 2 and affordable, options)
+
+
+#: Limits of the one-hot degree-2 PSD step of ``reconstruction="auto"`` (its map loops over the
+#: attribute pairs in Python; above them ``"auto"`` is ``"lnn"``).
+PSD_MAX_ORDER = 3000
+PSD_MAX_PAIRS = 500
 
 
 #: Reconstruction methods (post-processing of a :class:`Measurement`): name -> function.
