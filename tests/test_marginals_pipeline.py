@@ -291,3 +291,13 @@ def test_audit_passes_default_allocation_and_catches_half_sigma(eps, delta):
     with under_noised(0.5):
         bad = audit_mechanism(make(), D, D2, epsilon=eps, delta=delta, trials=200_000, rng=2)
     assert not bad.passed
+
+
+def test_one_hot_system_relaxation_size_and_points():
+    """The categorical system: records are its points; degree-2 free moments = 1 + sum(n-1) + pairs."""
+    from sosproj.poly import MomentRelaxation, one_hot
+
+    S = one_hot([2, 3])
+    assert S.contains([[0, 1, 0, 0, 1]]).all() and not S.contains([[1, 1, 0, 0, 1]]).any()
+    R = MomentRelaxation(S, 2)
+    assert R.n_moments == 1 + (1 + 2) + 1 * 2

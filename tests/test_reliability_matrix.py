@@ -523,6 +523,8 @@ UNCOVERED = {
     "sosproj.data.Dataset": "as sosproj.Dataset",
     "sosproj.Domain": "validated value type (names + sizes); errors tested in tests/test_data_domain.py",
     "sosproj.data.Domain": "as sosproj.Domain",
+    "sosproj.poly.one_hot": "symbolic system from a list of sizes (each checked with check_int); "
+                            "covered by tests/test_marginals_pipeline.py",
     "sosproj.data.ResidualLayout": "index built by release_marginals from a validated Domain and workload; "
                                    "covered by tests/test_marginals_pipeline.py",
     "sosproj.PolySystem": "constructor of symbolic systems (sympy input); covered by tests/test_poly_system.py",
