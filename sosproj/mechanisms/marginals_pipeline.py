@@ -116,23 +116,26 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
     return float(m) * float(epsilon) * math.sqrt(T) / max(layout.tab_size, 1)
 
 
-#: Parameters of :func:`auto_mix`, fitted to ``benchmarks/results_allocation/`` (docs/bench_allocation.md).
-AUTO_MIX_MAX = 2.0
-AUTO_MIX_SNR = 7.0
-AUTO_MIX_POWER = 1.5
+#: Parameters of :func:`auto_mix` ``(t_max, snr_0, power)``, fitted to ``benchmarks/results_allocation/``
+#: (docs/bench_allocation.md): for the ``"lnn"`` / one-hot reconstructions, and for binary data
+#: reconstructed with the Boolean-cube projection (``reconstruction="auto"``).
+AUTO_MIX = (2.0, 7.0, 1.5)
+AUTO_MIX_CUBE = (2.0, 7.0, 1.5)
 
 
-def auto_mix(snr: float) -> float:
+def auto_mix(snr: float, cube: bool = False) -> float:
     r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
 
-    ``t = AUTO_MIX_MAX / (1 + (snr / AUTO_MIX_SNR)^AUTO_MIX_POWER)``: ``t -> 2`` (past equal
-    tables: even more budget on the low orders) at low signal-to-noise, ``t -> 0``
-    (ResidualPlanner's optimum) at high signal-to-noise; a fixed function of :func:`public_snr`.
+    ``t = t_max / (1 + (snr / snr_0)^power)`` with :data:`AUTO_MIX` (or :data:`AUTO_MIX_CUBE` when
+    the reconstruction is the Boolean-cube projection): ``t -> t_max`` (past equal tables: more
+    budget on the low orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at
+    high signal-to-noise; a fixed function of :func:`public_snr` (public quantities only).
 
     >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
     (1.0, 0.0)
     """
-    return AUTO_MIX_MAX / (1.0 + (max(float(snr), 0.0) / AUTO_MIX_SNR) ** AUTO_MIX_POWER)
+    t_max, snr0, power = AUTO_MIX_CUBE if cube else AUTO_MIX
+    return t_max / (1.0 + (max(float(snr), 0.0) / snr0) ** power)
 
 
 def allocation_shape(layout: ResidualLayout, allocation: str, *, m: int, epsilon: float,
@@ -347,6 +350,16 @@ def _lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[s
 CUBE_MAX_ORDER = 700
 
 
+def cube_degree(n: int, k: int) -> int | None:
+    """Degree of the cube step of ``"auto"`` on ``n`` binary attributes (``None``: moment matrix too large)."""
+    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
+
+    for deg in (tables_degree(k, n), 2 * math.ceil(k / 2)):
+        if sum(math.comb(n, j) for j in range(min(deg // 2, n) + 1)) <= CUBE_MAX_ORDER:
+            return deg
+    return None
+
+
 def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]] | None:
     """Binary data: the Boolean-cube SoS projection in the measurement metric, then the LNN projection.
 
@@ -356,20 +369,15 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarr
     the result is projected (same metric) onto locally non-negative tables, which the cube degree
     does not imply for every workload cell. ``None`` when the moment matrix would be too large.
     """
-    import math as _m
-
     from sosproj.data.contingency import SubsetIndex
     from sosproj.mechanisms.marginal_tables import CubeTablesProjector
-    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
 
     lay = meas.layout
     n = len(lay.sizes)
     k = max(len(A) for A in lay.residual_sets)
-    deg = tables_degree(k, n)
-    if sum(_m.comb(n, j) for j in range(deg // 2 + 1)) > CUBE_MAX_ORDER:
-        deg = 2 * _m.ceil(k / 2)
-        if sum(_m.comb(n, j) for j in range(deg // 2 + 1)) > CUBE_MAX_ORDER:
-            return None
+    deg = cube_degree(n, k)
+    if deg is None:
+        return None
     m = float(meas.residuals[lay.empty_pos])
     index = SubsetIndex(n, k)
     sets = [A for A in lay.residual_sets]
@@ -458,7 +466,9 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
-    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=_mix)
+    cube = reconstruction == "auto" and ds.domain.is_binary and cube_degree(ds.n, max(map(len, wl))) is not None
+    mix = (auto_mix(public_snr(ds.m, spec_args["epsilon"], layout), cube) if _mix is None else float(_mix))
+    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
     if accountant is not None:
         accountant.charge_gaussian(sigma=sens["sigma0"], sensitivity=spec.sensitivity, epsilon=spec.epsilon,
                                    delta=spec.delta, label=f"release_marginals[{allocation}/{reconstruction}]")
@@ -469,8 +479,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "mechanism": "residual-marginals", "allocation": allocation, "reconstruction": reconstruction,
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
         "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
-        "auto_mix": (auto_mix(public_snr(ds.m, spec.epsilon, layout)) if _mix is None else _mix)
-        if allocation == "auto" else None,
+        "auto_mix": mix if allocation == "auto" else None,
         "public_snr": public_snr(ds.m, spec.epsilon, layout),
         "noise_disabled": noise_is_disabled(), "reconstruction_info": rinfo, **layout.info(),
     }
