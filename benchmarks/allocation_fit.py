@@ -1,6 +1,7 @@
 """Summarize benchmarks/results_allocation/raw.txt: best mixing weight t per (shape, epsilon) and the fitted rule.
 
 Usage: python benchmarks/allocation_fit.py benchmarks/results_allocation/raw.txt
+       python benchmarks/allocation_fit.py benchmarks/results_allocation/raw_binary_cube.txt --cube
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from allocation_study import SHAPES  # noqa: E402
 
 
 def main() -> None:
+    cube = len(sys.argv) > 2 and sys.argv[2] == "--cube"       # the rule column for AUTO_MIX_CUBE
     rows = [ln.split() for ln in open(sys.argv[1]) if ln[0] != "s"]
     err: dict[tuple[str, float], dict[float, list[float]]] = defaultdict(lambda: defaultdict(list))
     snr: dict[tuple[str, float], float] = {}
@@ -43,7 +45,7 @@ def main() -> None:
     for key, by_mix in err.items():
         mean = {t: float(np.mean(v)) for t, v in by_mix.items()}
         best = min(mean, key=mean.get)
-        tr = auto_mix(snr[key])
+        tr = auto_mix(snr[key], cube)
         near = min(mean, key=lambda t: abs(t - tr))
         print(f"{key[0]} {key[1]:g} {snr[key]:.3g} {best:g} {mean[best]:.5f} {mean.get(0.0, np.nan):.5f} "
               f"{mean.get(1.0, np.nan):.5f} {tr:.2f} {mean[near]:.5f}")

@@ -120,7 +120,7 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
 #: (docs/bench_allocation.md): for the ``"lnn"`` / one-hot reconstructions, and for binary data
 #: reconstructed with the Boolean-cube projection (``reconstruction="auto"``).
 AUTO_MIX = (2.0, 7.0, 1.5)
-AUTO_MIX_CUBE = (2.0, 7.0, 1.5)
+AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
 
 
 def auto_mix(snr: float, cube: bool = False) -> float:
