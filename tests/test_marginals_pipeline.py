@@ -245,6 +245,9 @@ def test_bad_workload_and_memory_refusal(monkeypatch):
     monkeypatch.setitem(os.environ, "SOSPROJ_MEMORY_LIMIT", str(10**9))
     with pytest.raises(ResourceLimitError, match="estimated"):
         sp.release_marginals(big, 3, epsilon=1, delta=1e-6)
+    wide = Dataset(np.zeros((2, 3000), dtype=int), Domain.from_sizes([2] * 3000))
+    with pytest.raises(ResourceLimitError, match="4,495,501,000 3-way tables"):
+        sp.release_marginals(wide, 3, epsilon=1, delta=1e-6)        # refused before enumerating the sets
 
 
 def test_accountant_is_charged_with_the_release_sensitivity():

@@ -152,13 +152,6 @@ class ResidualLayout:
         return groups, group_of, local
 
     # -- sizes ------------------------------------------------------------------------------
-    @staticmethod
-    def estimate_bytes(sizes: Sequence[int], workload: Sequence[Sequence[int]], copies: int = 12) -> float:
-        """Memory of ``copies`` float64 table + residual vectors, from the sizes alone (no allocation)."""
-        cells = sum(math.prod(sizes[a] for a in w) for w in workload)
-        res = sum(math.prod(sizes[a] for a in s) for s in closure(workload)) if len(workload) < 200000 else cells
-        return 8.0 * copies * (cells + res)
-
     @classmethod
     def checked(cls, sizes: Sequence[int], workload: Sequence[Sequence[int]]) -> ResidualLayout:
         """Build after refusing (instantly, from sizes alone) a workload that would exhaust memory."""

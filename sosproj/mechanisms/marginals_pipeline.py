@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -88,6 +88,23 @@ def parse_workload(domain: Domain, k: int, workload: Any = None) -> list[tuple[i
     if not out:
         raise InvalidParameterError("workload must contain at least one attribute set")
     return list(dict.fromkeys(out))
+
+
+def _check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
+    """Refuse all ``k``-way sets at once, from the sizes alone, before the workload is enumerated.
+
+    Cells: the elementary symmetric polynomial ``e_k(sizes)`` (``O(n k)``); per set, about 1 KB of
+    index structures besides its cells.
+    """
+    from sosproj.validation import check_memory
+
+    e = [1.0] + [0.0] * k
+    for s in sizes:
+        for j in range(k, 0, -1):
+            e[j] += e[j - 1] * s
+    n_sets = math.comb(len(sizes), k)
+    check_memory(8.0 * 12 * 2 * e[k] + 1024.0 * n_sets,
+                 f"all {n_sets:,} {k}-way tables ({e[k]:,.0f} cells) and their residuals")
 
 
 # ====================================================================== allocation
@@ -464,6 +481,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     if unknown:
         raise InvalidParameterError(
             f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
+    if workload is None:
+        _check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
     cube = reconstruction == "auto" and ds.domain.is_binary and cube_degree(ds.n, max(map(len, wl))) is not None
