@@ -13,9 +13,9 @@ from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.errors import InvalidParameterError, ResourceLimitError
 from sosproj.mechanisms import marginals_pipeline as mp
-from sosproj.privacy.noise import noise_disabled
 from sosproj.privacy.spec import Adjacency
 from sosproj.sdp.marginal_admm import MarginalProjector, OneHotMoment
+from sosproj.testing import noise_disabled
 
 
 def _data(sizes, m, seed=0):
@@ -126,7 +126,7 @@ def test_noise_off_returns_true_marginals(reconstruction, sizes):
     ds = _data(sizes, 200)
     with noise_disabled():
         rel = sp.release_marginals(ds, 3, epsilon=1.0, delta=1e-6, reconstruction=reconstruction, rng=0)
-    assert rel.info["noise_disabled"]
+    assert rel.info.get("noise_disabled") is True
     for w in itertools.combinations(range(len(sizes)), 3):
         assert np.allclose(rel.table(w), ds.marginal(w), atol=1e-2)      # solver tolerance, count units
     assert np.allclose(rel.table((2, 0)), ds.marginal((2, 0)), atol=1e-2)
@@ -189,7 +189,7 @@ def test_lnn_projection_equals_cvxpy(psd):
         X = cp.reshape(Mm @ r, (M.order, M.order), order="C")
         cons.append(0.5 * (X + X.T) >> 0)
     prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(w, cp.square(r - meas.residuals)))), cons)
-    prob.solve(solver="CLARABEL", tol_gap_abs=1e-9, tol_gap_rel=1e-9, tol_feas=1e-9)
+    prob.solve(solver="CLARABEL", tol_gap_abs=1e-8, tol_gap_rel=1e-8, tol_feas=1e-8)
     ref = Bm @ r.value
     proj = MarginalProjector(lay, meas.weights, psd=psd, tol=1e-9, max_iter=20000)
     got, info = proj.solve(meas.residuals, on_fail="raise")

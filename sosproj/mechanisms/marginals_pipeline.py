@@ -48,7 +48,7 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,10 +56,13 @@ from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.errors import InvalidParameterError
 from sosproj.privacy.calibration import gaussian_sigma
-from sosproj.privacy.noise import gaussian_noise, noise_is_disabled
-from sosproj.privacy.spec import Adjacency, PrivacySpec
+from sosproj.privacy.noise import gaussian_noise
+from sosproj.privacy.spec import CALIBRATIONS, Adjacency, PrivacySpec
 from sosproj.rng import RngLike, as_generator
 from sosproj.validation import check_choice, check_delta, check_epsilon, check_int
+
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
 
 __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "allocation_shape", "residual_sensitivity", "public_snr",
            "auto_mix", "noise_scales", "measure", "Measurement", "release", "parse_workload"]
@@ -460,7 +463,7 @@ RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndar
 def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = None,
             workload: Any = None, allocation: str = "auto", reconstruction: str = "auto",
             adjacency: Any = Adjacency.REPLACE_ONE, calibration: str = "analytic", rng: RngLike = None,
-            accountant: Any = None, options: dict[str, Any] | None = None,
+            accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
             _mix: float | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
 
@@ -468,14 +471,14 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
     """
     from sosproj.data.domain import as_dataset
-    from sosproj.mechanisms.release import MarginalTablesRelease
+    from sosproj.mechanisms.release import MarginalTablesRelease, noise_info
 
     ds = as_dataset(data, domain)
     check_choice(allocation, "allocation", ALLOCATIONS)
     check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
     spec_args = {"epsilon": check_epsilon(epsilon), "delta": check_delta(delta),
                  "adjacency": Adjacency.parse(adjacency),
-                 "calibration": check_choice(calibration, "calibration", ("analytic", "paper", "classical"))}
+                 "calibration": check_choice(calibration, "calibration", CALIBRATIONS)}
     opts = dict(options or {})
     unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho"}
     if unknown:
@@ -489,8 +492,9 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     mix = (auto_mix(public_snr(ds.m, spec_args["epsilon"], layout), cube) if _mix is None else float(_mix))
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
     if accountant is not None:
-        accountant.charge_gaussian(sigma=sens["sigma0"], sensitivity=spec.sensitivity, epsilon=spec.epsilon,
-                                   delta=spec.delta, label=f"release_marginals[{allocation}/{reconstruction}]")
+        # before the records are read: a refused charge draws no noise and releases nothing
+        accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
+                                   label=f"release_marginals[{allocation}/{reconstruction}]")
     gen = as_generator(rng)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     r, rinfo = RECONSTRUCTIONS[reconstruction](meas, opts)
@@ -500,7 +504,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
         "auto_mix": mix if allocation == "auto" else None,
         "public_snr": public_snr(ds.m, spec.epsilon, layout),
-        "noise_disabled": noise_is_disabled(), "reconstruction_info": rinfo, **layout.info(),
+        "reconstruction_info": rinfo, **layout.info(), **noise_info(),
     }
     return MarginalTablesRelease(domain=ds.domain, k=int(k), workload=tuple(wl), residuals=r, m=ds.m,
                                  spec=spec, method=f"{allocation}/{reconstruction}", info=info, layout=layout)

@@ -38,15 +38,15 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 
 from sosproj.data.residuals import ResidualLayout
-from sosproj.errors import InvalidParameterError, ProjectionError
-from sosproj.validation import check_choice, check_int, check_positive
+from sosproj.errors import InvalidParameterError
+from sosproj.policy import apply_on_fail, check_on_fail
+from sosproj.validation import check_int, check_positive
 
 __all__ = ["MarginalProjector", "OneHotMoment"]
 
@@ -169,7 +169,7 @@ class MarginalProjector:
 
     def solve(self, r_noisy: np.ndarray, *, on_fail: str = "warn") -> tuple[np.ndarray, dict[str, Any]]:
         """Project the noisy residuals ``r_noisy`` (its empty-set entry is the total ``m``)."""
-        check_choice(on_fail, "on_fail", ("raise", "warn", "return"))
+        check_on_fail(on_fail)
         t0 = time.perf_counter()
         lay, mo = self.layout, self.moment
         rt = np.asarray(r_noisy, dtype=float)
@@ -234,15 +234,10 @@ class MarginalProjector:
                 "primal_residual": rp, "dual_residual": rd, "rho": rho, "theta": theta,
                 "psd": mo is not None, "moment_matrix_order": mo.order if mo is not None else None,
                 "time": time.perf_counter() - t0}
-        if not converged:
-            msg = (f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
-                   "raise max_iter or tol (the returned tables are still non-negative and consistent)")
-            if on_fail == "raise":
-                raise ProjectionError(msg, info)
-            if on_fail == "warn":
-                from sosproj.sets.base import ConvergenceWarning
-
-                warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        apply_on_fail(converged, on_fail,
+                      f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
+                      "raise max_iter or tol (the returned tables are still non-negative and consistent)",
+                      {**info, "value": r})
         return r, info
 
     def _theta(self, t: np.ndarray, total: float) -> float:
