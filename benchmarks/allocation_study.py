@@ -7,7 +7,11 @@ error (L1 per marginal / m) of the default reconstruction, with the public SNR
 m * epsilon / sqrt(#cells of the workload). The rule t = auto_mix(snr) is fitted to the best t
 per (shape, epsilon) in docs/bench_allocation.md. Never run on nltcs/adult/titanic.
 
-Usage: python benchmarks/allocation_study.py [SEEDS] > benchmarks/results_allocation/raw.txt
+Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_study.py 1 > benchmarks/results_allocation/raw.txt
+       OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_study.py 1 auto binary \
+           > benchmarks/results_allocation/raw_binary_cube.txt
+(second form: the default reconstruction, which is the Boolean-cube projection + LNN on binary data,
+on the binary shapes only).
 """
 
 from __future__ import annotations
@@ -25,12 +29,15 @@ SHAPES = {
     # name: (sizes, m)
     "binary12-m2k": ([2] * 12, 2000),
     "binary12-m20k": ([2] * 12, 20000),
+    "binary16-m5k": ([2] * 16, 5000),
     "cat8-m2k": ([2, 3, 5, 8, 12, 4, 16, 6], 2000),
     "cat8-m30k": ([2, 3, 5, 8, 12, 4, 16, 6], 30000),
     "cat6-wide-m5k": ([30, 20, 2, 10, 25, 3], 5000),
 }
 EPS = (0.1, 0.3, 1.0, 3.0, 10.0)
-MIX = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25)
+#: Reconstruction used in the study (the projection onto locally non-negative consistent tables).
+RECON = "lnn"
+MIX = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 
 def latent_class(sizes: list[int], m: int, classes: int, rng: np.random.Generator) -> Dataset:
@@ -46,15 +53,19 @@ def latent_class(sizes: list[int], m: int, classes: int, rng: np.random.Generato
 
 def main() -> None:
     seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+    recon = sys.argv[2] if len(sys.argv) > 2 else RECON
+    only = sys.argv[3] if len(sys.argv) > 3 else ""
     print("shape eps mix snr seed err time_s", flush=True)
     for name, (sizes, m) in SHAPES.items():
+        if only and not name.startswith(only):
+            continue
         ds = latent_class(sizes, m, 4, np.random.default_rng(12345))
         sets = list(itertools.combinations(range(len(sizes)), 3))
         truth = {w: ds.marginal(w) for w in sets}
         for eps, mix, seed in itertools.product(EPS, MIX, range(seeds)):
             t0 = time.perf_counter()
-            rel = release(ds, 3, epsilon=eps, delta=1e-9, allocation="auto", rng=1000 + seed, _mix=mix,
-                          options={"on_fail": "return"})
+            rel = release(ds, 3, epsilon=eps, delta=1e-9, allocation="auto", reconstruction=recon,
+                          rng=1000 + seed, _mix=mix, options={"on_fail": "return"})
             dt = time.perf_counter() - t0
             err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
             print(f"{name} {eps:g} {mix:g} {rel.info['public_snr']:.4g} {seed} {err:.6f} {dt:.2f}", flush=True)

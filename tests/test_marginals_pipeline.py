@@ -13,9 +13,9 @@ from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.errors import InvalidParameterError, ResourceLimitError
 from sosproj.mechanisms import marginals_pipeline as mp
-from sosproj.privacy.noise import noise_disabled
 from sosproj.privacy.spec import Adjacency
 from sosproj.sdp.marginal_admm import MarginalProjector, OneHotMoment
+from sosproj.testing import noise_disabled
 
 
 def _data(sizes, m, seed=0):
@@ -126,10 +126,10 @@ def test_noise_off_returns_true_marginals(reconstruction, sizes):
     ds = _data(sizes, 200)
     with noise_disabled():
         rel = sp.release_marginals(ds, 3, epsilon=1.0, delta=1e-6, reconstruction=reconstruction, rng=0)
-    assert rel.info["noise_disabled"]
+    assert rel.info.get("noise_disabled") is True
     for w in itertools.combinations(range(len(sizes)), 3):
-        assert np.allclose(rel.table(w), ds.marginal(w), atol=1e-6)
-    assert np.allclose(rel.table((2, 0)), ds.marginal((2, 0)), atol=1e-6)
+        assert np.allclose(rel.table(w), ds.marginal(w), atol=1e-2)      # solver tolerance, count units
+    assert np.allclose(rel.table((2, 0)), ds.marginal((2, 0)), atol=1e-2)
 
 
 def _measurement(ds, k, eps, alloc="rp", seed=0, workload=None):
@@ -189,7 +189,7 @@ def test_lnn_projection_equals_cvxpy(psd):
         X = cp.reshape(Mm @ r, (M.order, M.order), order="C")
         cons.append(0.5 * (X + X.T) >> 0)
     prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(w, cp.square(r - meas.residuals)))), cons)
-    prob.solve(solver="CLARABEL", tol_gap_abs=1e-9, tol_gap_rel=1e-9, tol_feas=1e-9)
+    prob.solve(solver="CLARABEL", tol_gap_abs=1e-8, tol_gap_rel=1e-8, tol_feas=1e-8)
     ref = Bm @ r.value
     proj = MarginalProjector(lay, meas.weights, psd=psd, tol=1e-9, max_iter=20000)
     got, info = proj.solve(meas.residuals, on_fail="raise")
@@ -200,8 +200,9 @@ def test_lnn_projection_equals_cvxpy(psd):
 
 
 @pytest.mark.parametrize("reconstruction", ["lnn", "auto"])
-def test_released_tables_nonnegative_consistent_sum_to_m(reconstruction):
-    ds = _data((2, 3, 4, 5), 120)
+@pytest.mark.parametrize("sizes", [(2, 3, 4, 5), (2, 2, 2, 2)])
+def test_released_tables_nonnegative_consistent_sum_to_m(reconstruction, sizes):
+    ds = _data(sizes, 120)
     rel = sp.release_marginals(ds, 3, epsilon=0.2, delta=1e-6, reconstruction=reconstruction, rng=4)
     for w in rel.workload:
         t = rel.table(w)
@@ -244,6 +245,9 @@ def test_bad_workload_and_memory_refusal(monkeypatch):
     monkeypatch.setitem(os.environ, "SOSPROJ_MEMORY_LIMIT", str(10**9))
     with pytest.raises(ResourceLimitError, match="estimated"):
         sp.release_marginals(big, 3, epsilon=1, delta=1e-6)
+    wide = Dataset(np.zeros((2, 3000), dtype=int), Domain.from_sizes([2] * 3000))
+    with pytest.raises(ResourceLimitError, match="4,495,501,000 3-way tables"):
+        sp.release_marginals(wide, 3, epsilon=1, delta=1e-6)        # refused before enumerating the sets
 
 
 def test_accountant_is_charged_with_the_release_sensitivity():
@@ -253,3 +257,50 @@ def test_accountant_is_charged_with_the_release_sensitivity():
     assert rel.spec.epsilon == 0.9
     with pytest.raises(sp.errors.PrivacyBudgetError):
         sp.release_marginals(ds, 2, epsilon=0.9, delta=1e-6, rng=0, accountant=acc)
+
+
+# ---------------------------------------------------------------- empirical audit
+
+
+@pytest.mark.parametrize("eps,delta", [(0.5, 1e-5), (1.0, 1e-6), (2.0, 1e-6)])
+def test_audit_passes_default_allocation_and_catches_half_sigma(eps, delta):
+    """The measurement of the default allocation (whitened residuals) on a worst-case replace-one pair."""
+    from sosproj.audit import GaussianMeasurement, audit_mechanism, under_noised
+
+    sizes = (2, 3, 3)
+    base = _data(sizes, 30, seed=7)
+    lay = ResidualLayout(sizes, all_k_way(3, 2))
+    s = lay.expand(mp.allocation_shape(lay, "auto", m=30, epsilon=eps))
+    recs = list(itertools.product(*[range(n) for n in sizes]))
+    phi = {x: _whitened(lay, mp.allocation_shape(lay, "auto", m=30, epsilon=eps), x, False) for x in recs}
+    x, y = max(itertools.combinations(recs, 2), key=lambda p: np.linalg.norm(phi[p[0]] - phi[p[1]]))
+    D = base.records.copy()
+    D[0] = x
+    D2 = D.copy()
+    D2[0] = y
+
+    def make():
+        def rel(data, rng):
+            return sp.release_marginals(data, 2, epsilon=eps, delta=delta, domain=list(sizes),
+                                        reconstruction="blue", rng=rng)
+        return GaussianMeasurement(rel, value=lambda r: r.residuals / s, noise_scale=lambda r: r.sigma,
+                                   verify_trials=60)
+
+    mech = make()
+    rel = mech.release(D, 0)
+    assert np.linalg.norm(mech.exact(D2) - mech.exact(D)) == pytest.approx(rel.sensitivity, rel=1e-9)
+    good = audit_mechanism(mech, D, D2, epsilon=eps, delta=delta, trials=200_000, rng=1)
+    assert good.passed and good.verification["passed"]
+    with under_noised(0.5):
+        bad = audit_mechanism(make(), D, D2, epsilon=eps, delta=delta, trials=200_000, rng=2)
+    assert not bad.passed
+
+
+def test_one_hot_system_relaxation_size_and_points():
+    """The categorical system: records are its points; degree-2 free moments = 1 + sum(n-1) + pairs."""
+    from sosproj.poly import MomentRelaxation, one_hot
+
+    S = one_hot([2, 3])
+    assert S.contains([[0, 1, 0, 0, 1]]).all() and not S.contains([[1, 1, 0, 0, 1]]).any()
+    R = MomentRelaxation(S, 2)
+    assert R.n_moments == 1 + (1 + 2) + 1 * 2

@@ -41,7 +41,7 @@ __all__ = ["Domain", "Dataset", "as_dataset"]
 
 @dataclass(frozen=True)
 class Domain:
-    """Attribute names and their numbers of values (each ``>= 2``... or ``1`` for a constant).
+    """Attribute names and their numbers of values (positive integers; codes are ``0 .. size-1``).
 
     >>> Domain.from_sizes([2, 2]).names
     ('x0', 'x1')

@@ -103,6 +103,9 @@ class ResidualLayout:
         self.res_pos = {s: i for i, s in enumerate(self.residual_sets)}
         self.res_groups, self.res_group_of, self.res_local = self._group(self.residual_sets)
         self.res_size = self.res_groups[-1].stop if self.res_groups else 0
+        i0 = self.res_pos[()]
+        #: Position of the empty set's entry (the total) in a flat residual vector.
+        self.empty_pos = int(self.res_groups[int(self.res_group_of[i0])].start + self.res_local[i0])
         self.tab_groups, self.tab_group_of, self.tab_local = self._group(self.workload)
         self.tab_size = self.tab_groups[-1].stop if self.tab_groups else 0
         # for every table group and every sub-pattern of its axes: the residual group + local indices
@@ -149,13 +152,6 @@ class ResidualLayout:
         return groups, group_of, local
 
     # -- sizes ------------------------------------------------------------------------------
-    @staticmethod
-    def estimate_bytes(sizes: Sequence[int], workload: Sequence[Sequence[int]], copies: int = 12) -> float:
-        """Memory of ``copies`` float64 table + residual vectors, from the sizes alone (no allocation)."""
-        cells = sum(math.prod(sizes[a] for a in w) for w in workload)
-        res = sum(math.prod(sizes[a] for a in s) for s in closure(workload)) if len(workload) < 200000 else cells
-        return 8.0 * copies * (cells + res)
-
     @classmethod
     def checked(cls, sizes: Sequence[int], workload: Sequence[Sequence[int]]) -> ResidualLayout:
         """Build after refusing (instantly, from sizes alone) a workload that would exhaust memory."""

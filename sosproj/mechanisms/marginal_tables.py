@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -75,6 +75,9 @@ from sosproj.validation import (
     check_memory,
     check_positive,
 )
+
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
 
 SOLVERS = ("auto", "admm", "scs", "clarabel", "cvxpy")
 NOISES = ("gaussian", "discrete")
@@ -438,7 +441,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                    workload: Sequence[Sequence[int]] | None = None, calibration: str = "analytic",
                    degree: int | None = None, solver: str = "auto", rng: RngLike = None,
                    noise: str = "gaussian", tol: float = 1e-4, max_iter: int = 5000,
-                   on_fail: str = "warn", accountant: Any = None) -> Any:
+                   on_fail: str = "warn", accountant: PrivacyAccountant | None = None) -> Any:
     r"""Release all marginals of order ``<= k`` by measuring contingency tables (issue 10).
 
     Measures the count table of every attribute set of the workload (default:

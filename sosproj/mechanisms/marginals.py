@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -80,6 +80,9 @@ from sosproj.validation import (
     check_memory,
     check_privacy_params,
 )
+
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
 
 METHODS = ("auto", "gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "topk", "cube", "tables")
 #: The default method, chosen from the measurements in ``docs/bench_marginals.md``: ``"auto"``
@@ -204,7 +207,7 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
                       reconstruction: str = "auto", adjacency: Any = "replace-one",
                       sparsity: int | None = None, on_violation: str = "truncate",
                       calibration: str = "analytic", degree: int | None = None, solver: str = "auto",
-                      rng: RngLike = None, accountant: Any = None,
+                      rng: RngLike = None, accountant: PrivacyAccountant | None = None,
                       project_options: dict[str, Any] | None = None) -> Any:
     r"""Release every marginal of order ``<= k`` of binary data ``D`` with :math:`(\varepsilon,\delta)`-DP.
 

@@ -46,9 +46,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -56,10 +56,13 @@ from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.errors import InvalidParameterError
 from sosproj.privacy.calibration import gaussian_sigma
-from sosproj.privacy.noise import gaussian_noise, noise_is_disabled
-from sosproj.privacy.spec import Adjacency, PrivacySpec
+from sosproj.privacy.noise import gaussian_noise
+from sosproj.privacy.spec import CALIBRATIONS, Adjacency, PrivacySpec
 from sosproj.rng import RngLike, as_generator
 from sosproj.validation import check_choice, check_delta, check_epsilon, check_int
+
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
 
 __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "allocation_shape", "residual_sensitivity", "public_snr",
            "auto_mix", "noise_scales", "measure", "Measurement", "release", "parse_workload"]
@@ -90,6 +93,23 @@ def parse_workload(domain: Domain, k: int, workload: Any = None) -> list[tuple[i
     return list(dict.fromkeys(out))
 
 
+def _check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
+    """Refuse all ``k``-way sets at once, from the sizes alone, before the workload is enumerated.
+
+    Cells: the elementary symmetric polynomial ``e_k(sizes)`` (``O(n k)``); per set, about 1 KB of
+    index structures besides its cells.
+    """
+    from sosproj.validation import check_memory
+
+    e = [1.0] + [0.0] * k
+    for s in sizes:
+        for j in range(k, 0, -1):
+            e[j] += e[j - 1] * s
+    n_sets = math.comb(len(sizes), k)
+    check_memory(8.0 * 12 * 2 * e[k] + 1024.0 * n_sets,
+                 f"all {n_sets:,} {k}-way tables ({e[k]:,.0f} cells) and their residuals")
+
+
 # ====================================================================== allocation
 
 
@@ -116,23 +136,26 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
     return float(m) * float(epsilon) * math.sqrt(T) / max(layout.tab_size, 1)
 
 
-#: Parameters of :func:`auto_mix`, fitted to ``benchmarks/results_allocation/`` (docs/bench_allocation.md).
-AUTO_MIX_MAX = 1.5
-AUTO_MIX_SNR = 10.0
-AUTO_MIX_POWER = 1.5
+#: Parameters of :func:`auto_mix` ``(t_max, snr_0, power)``, fitted to ``benchmarks/results_allocation/``
+#: (docs/bench_allocation.md): for the ``"lnn"`` / one-hot reconstructions, and for binary data
+#: reconstructed with the Boolean-cube projection (``reconstruction="auto"``).
+AUTO_MIX = (2.0, 7.0, 1.5)
+AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
 
 
-def auto_mix(snr: float) -> float:
+def auto_mix(snr: float, cube: bool = False) -> float:
     r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
 
-    ``t = AUTO_MIX_MAX / (1 + (snr / AUTO_MIX_SNR)^AUTO_MIX_POWER)``: ``t -> 1.5`` (past equal
-    tables: even more budget on the low orders) at low signal-to-noise, ``t -> 0``
-    (ResidualPlanner's optimum) at high signal-to-noise; a fixed function of :func:`public_snr`.
+    ``t = t_max / (1 + (snr / snr_0)^power)`` with :data:`AUTO_MIX` (or :data:`AUTO_MIX_CUBE` when
+    the reconstruction is the Boolean-cube projection): ``t -> t_max`` (past equal tables: more
+    budget on the low orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at
+    high signal-to-noise; a fixed function of :func:`public_snr` (public quantities only).
 
-    >>> round(auto_mix(10.0), 3), round(auto_mix(1e4), 4)
-    (0.75, 0.0)
+    >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
+    (1.0, 0.0)
     """
-    return AUTO_MIX_MAX / (1.0 + (max(float(snr), 0.0) / AUTO_MIX_SNR) ** AUTO_MIX_POWER)
+    t_max, snr0, power = AUTO_MIX_CUBE if cube else AUTO_MIX
+    return t_max / (1.0 + (max(float(snr), 0.0) / snr0) ** power)
 
 
 def allocation_shape(layout: ResidualLayout, allocation: str, *, m: int, epsilon: float,
@@ -314,10 +337,10 @@ def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: Priva
     r += layout.expand(sigmas) * z
     m_pub = ds.m if spec.adjacency is Adjacency.REPLACE_ONE else None
     if m_pub is not None:
-        r[layout.res_pos[()]] = float(m_pub)
+        r[layout.empty_pos] = float(m_pub)
     else:
         # the noisy total is the empty residual (z's entry for it is untouched by centering)
-        r[layout.res_pos[()]] = max(float(r[layout.res_pos[()]]), 1.0)
+        r[layout.empty_pos] = max(float(r[layout.empty_pos]), 1.0)
     return Measurement(layout, r, sigmas, spec, allocation, m_pub)
 
 
@@ -343,13 +366,89 @@ def _lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[s
     return _projector(meas, False, options)
 
 
-def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
-    """LNN plus the one-hot degree-2 moment matrix PSD (when every pair is in the closure)."""
+#: Largest moment-matrix order of the Boolean-cube step of ``reconstruction="auto"`` on binary data.
+CUBE_MAX_ORDER = 700
+
+
+def cube_degree(n: int, k: int) -> int | None:
+    """Degree of the cube step of ``"auto"`` on ``n`` binary attributes (``None``: moment matrix too large)."""
+    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
+
+    for deg in (tables_degree(k, n), 2 * math.ceil(k / 2)):
+        if sum(math.comb(n, j) for j in range(min(deg // 2, n) + 1)) <= CUBE_MAX_ORDER:
+            return deg
+    return None
+
+
+def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]] | None:
+    """Binary data: the Boolean-cube SoS projection in the measurement metric, then the LNN projection.
+
+    In Fourier moments ``f_A = c_A[0] 2^{|A|} / m`` the measurement metric is diagonal with weights
+    ``m^2 / (2^{|A|} sigma_A^2)``; :class:`~sosproj.mechanisms.marginal_tables.CubeTablesProjector`
+    projects onto the degree-``d`` cube relaxation (``d`` from ``marginal_tables.default_degree``), and
+    the result is projected (same metric) onto locally non-negative tables, which the cube degree
+    does not imply for every workload cell. ``None`` when the moment matrix would be too large.
+    """
+    from sosproj.data.contingency import SubsetIndex
+    from sosproj.mechanisms.marginal_tables import CubeTablesProjector
+
     lay = meas.layout
     n = len(lay.sizes)
+    k = max(len(A) for A in lay.residual_sets)
+    deg = cube_degree(n, k)
+    if deg is None:
+        return None
+    m = float(meas.residuals[lay.empty_pos])
+    index = SubsetIndex(n, k)
+    sets = [A for A in lay.residual_sets]
+    rows = np.full((len(sets), max(k, 1)), -1, dtype=np.int64)
+    for i, A in enumerate(sets):
+        rows[i, :len(A)] = A
+    pos = index.lookup(rows)
+    g = np.zeros(len(index))
+    a = np.zeros(len(index))
+    for i, A in enumerate(sets):
+        c0 = float(np.ravel(lay.residual(meas.residuals, A))[0])
+        g[pos[i]] = c0 * 2.0 ** len(A) / m
+        if A and meas.sigmas[i] > 0:
+            a[pos[i]] = m * m / (2.0 ** len(A) * meas.sigmas[i] ** 2)
+    g[0] = 1.0
+    tol = float(options.get("tol", 1e-3))
+    proj = CubeTablesProjector(n, deg, a, tol=min(tol, 1e-4), max_iter=int(options.get("max_iter", 1000)))
+    f, cinfo = proj.solve(g, warm_start=False, on_fail="return")
+    r = np.zeros(lay.res_size)
+    r[lay.empty_pos] = m
+    for i, A in enumerate(sets):
+        j = len(A)
+        if j == 0:
+            continue
+        signs = (-1.0) ** np.indices((2,) * j).sum(axis=0) if j else np.array(1.0)
+        lay.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
+    cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public)
+    r2, info = _projector(cube_meas, False, options)
+    info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
+                                                      "moment_matrix_order") if k2 in cinfo}}
+    return r2, info
+
+
+def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN + one-hot degree-2 PSD."""
+    lay = meas.layout
+    n = len(lay.sizes)
+    if all(s == 2 for s in lay.sizes):
+        out = _cube_then_lnn(meas, options)
+        if out is not None:
+            return out
     pairs_ok = all((i, j) in lay.res_pos for i in range(n) for j in range(i + 1, n))
     order = 1 + sum(lay.sizes)
-    return _projector(meas, pairs_ok and n >= 2 and order <= 3000, options)
+    affordable = order <= PSD_MAX_ORDER and n * (n - 1) // 2 <= PSD_MAX_PAIRS
+    return _projector(meas, pairs_ok and n >= 2 and affordable, options)
+
+
+#: Limits of the one-hot degree-2 PSD step of ``reconstruction="auto"`` (its map loops over the
+#: attribute pairs in Python; above them ``"auto"`` is ``"lnn"``).
+PSD_MAX_ORDER = 3000
+PSD_MAX_PAIRS = 500
 
 
 #: Reconstruction methods (post-processing of a :class:`Measurement`): name -> function.
@@ -364,7 +463,7 @@ RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndar
 def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = None,
             workload: Any = None, allocation: str = "auto", reconstruction: str = "auto",
             adjacency: Any = Adjacency.REPLACE_ONE, calibration: str = "analytic", rng: RngLike = None,
-            accountant: Any = None, options: dict[str, Any] | None = None,
+            accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
             _mix: float | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
 
@@ -372,25 +471,30 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
     """
     from sosproj.data.domain import as_dataset
-    from sosproj.mechanisms.release import MarginalTablesRelease
+    from sosproj.mechanisms.release import MarginalTablesRelease, noise_info
 
     ds = as_dataset(data, domain)
     check_choice(allocation, "allocation", ALLOCATIONS)
     check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
     spec_args = {"epsilon": check_epsilon(epsilon), "delta": check_delta(delta),
                  "adjacency": Adjacency.parse(adjacency),
-                 "calibration": check_choice(calibration, "calibration", ("analytic", "paper", "classical"))}
+                 "calibration": check_choice(calibration, "calibration", CALIBRATIONS)}
     opts = dict(options or {})
     unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho"}
     if unknown:
         raise InvalidParameterError(
             f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
+    if workload is None:
+        _check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
-    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=_mix)
+    cube = reconstruction == "auto" and ds.domain.is_binary and cube_degree(ds.n, max(map(len, wl))) is not None
+    mix = (auto_mix(public_snr(ds.m, spec_args["epsilon"], layout), cube) if _mix is None else float(_mix))
+    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
     if accountant is not None:
-        accountant.charge_gaussian(sigma=sens["sigma0"], sensitivity=spec.sensitivity, epsilon=spec.epsilon,
-                                   delta=spec.delta, label=f"release_marginals[{allocation}/{reconstruction}]")
+        # before the records are read: a refused charge draws no noise and releases nothing
+        accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
+                                   label=f"release_marginals[{allocation}/{reconstruction}]")
     gen = as_generator(rng)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     r, rinfo = RECONSTRUCTIONS[reconstruction](meas, opts)
@@ -398,10 +502,9 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "mechanism": "residual-marginals", "allocation": allocation, "reconstruction": reconstruction,
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
         "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
-        "auto_mix": (auto_mix(public_snr(ds.m, spec.epsilon, layout)) if _mix is None else _mix)
-        if allocation == "auto" else None,
+        "auto_mix": mix if allocation == "auto" else None,
         "public_snr": public_snr(ds.m, spec.epsilon, layout),
-        "noise_disabled": noise_is_disabled(), "reconstruction_info": rinfo, **layout.info(),
+        "reconstruction_info": rinfo, **layout.info(), **noise_info(),
     }
     return MarginalTablesRelease(domain=ds.domain, k=int(k), workload=tuple(wl), residuals=r, m=ds.m,
                                  spec=spec, method=f"{allocation}/{reconstruction}", info=info, layout=layout)

@@ -390,8 +390,8 @@ class MarginalTablesRelease:
 
     @property
     def privacy(self) -> dict[str, Any]:
-        """The privacy specification as a plain dict."""
-        return self.spec.as_dict()
+        """The privacy parameters as a plain dict, adjacency included (:func:`privacy_record`)."""
+        return privacy_record(self.spec, self.sigma)
 
     def table(self, attrs: Any) -> np.ndarray:
         """Released counts of ``attrs`` (indices or names), one axis per attribute in the order given.

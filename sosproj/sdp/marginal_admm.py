@@ -38,15 +38,15 @@ from __future__ import annotations
 
 import math
 import time
-import warnings
 from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 
 from sosproj.data.residuals import ResidualLayout
-from sosproj.errors import InvalidParameterError, ProjectionError
-from sosproj.validation import check_choice, check_int, check_positive
+from sosproj.errors import InvalidParameterError
+from sosproj.policy import apply_on_fail, check_on_fail
+from sosproj.validation import check_int, check_positive
 
 __all__ = ["MarginalProjector", "OneHotMoment"]
 
@@ -142,7 +142,7 @@ class MarginalProjector:
     """
 
     def __init__(self, layout: ResidualLayout, weights: np.ndarray, *, psd: bool = False,
-                 tol: float = 1e-3, max_iter: int = 300, rho: float | None = None,
+                 tol: float = 1e-3, max_iter: int = 1000, rho: float | None = None,
                  alpha: float = 1.6) -> None:
         self.layout = layout
         w = np.asarray(weights, dtype=float).ravel()
@@ -159,8 +159,8 @@ class MarginalProjector:
         dB = layout.normal_diag
         dM = self.moment.normal_diag if self.moment is not None else np.zeros_like(dB)
         self.d = dB + dM
-        empty = layout.residual(np.arange(layout.res_size, dtype=float), ())
-        self._empty = int(empty[()]) if np.ndim(empty) == 0 else int(empty.ravel()[0])
+        self._empty = layout.empty_pos
+        self._uniform = layout.forward(self._unit_empty())          # uniform tables of total 1
         if rho is None:
             nz = (w > 0)
             ratio = w[nz] / np.maximum(layout.normal_diag_sets[nz], 1e-300)
@@ -169,7 +169,7 @@ class MarginalProjector:
 
     def solve(self, r_noisy: np.ndarray, *, on_fail: str = "warn") -> tuple[np.ndarray, dict[str, Any]]:
         """Project the noisy residuals ``r_noisy`` (its empty-set entry is the total ``m``)."""
-        check_choice(on_fail, "on_fail", ("raise", "warn", "return"))
+        check_on_fail(on_fail)
         t0 = time.perf_counter()
         lay, mo = self.layout, self.moment
         rt = np.asarray(r_noisy, dtype=float)
@@ -217,7 +217,8 @@ class MarginalProjector:
             nu = float(np.linalg.norm(u))
             eps_p = self.tol * (1.0 + math.sqrt(nb))
             eps_d = self.tol * (1.0 + rho * nu)
-            if rp <= eps_p and rd <= eps_d:
+            theta_now = self._theta(Br, total)
+            if theta_now <= self.tol and rd <= eps_d and (mo is None or rp <= eps_p):
                 converged = True
                 break
             # OSQP-style adaptive penalty: balance the relative primal and dual residuals
@@ -233,45 +234,33 @@ class MarginalProjector:
                 "primal_residual": rp, "dual_residual": rd, "rho": rho, "theta": theta,
                 "psd": mo is not None, "moment_matrix_order": mo.order if mo is not None else None,
                 "time": time.perf_counter() - t0}
-        if not converged:
-            msg = (f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
-                   "raise max_iter or tol (the returned tables are still non-negative and consistent)")
-            if on_fail == "raise":
-                raise ProjectionError(msg, info)
-            if on_fail == "warn":
-                from sosproj.sets.base import ConvergenceWarning
-
-                warnings.warn(msg, ConvergenceWarning, stacklevel=2)
+        apply_on_fail(converged, on_fail,
+                      f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
+                      "raise max_iter or tol (the returned tables are still non-negative and consistent)",
+                      {**info, "value": r})
         return r, info
 
-    def make_nonnegative(self, r: np.ndarray) -> tuple[np.ndarray, float]:
-        """Mix with a strictly positive consistent point until every cell is ``>= 0``.
-
-        The point ``q`` is the product of the clipped one-way marginals of ``r``, mixed 9:1 with the
-        uniform distribution (strictly positive, consistent, same total); ``r <- (1-theta) r + theta q``
-        with the smallest ``theta`` that makes every workload cell non-negative.
-        """
-        lay = self.layout
-        t = lay.forward(r)
+    def _theta(self, t: np.ndarray, total: float) -> float:
+        """Smallest mixing weight with the uniform tables that makes the tables ``t`` non-negative."""
         neg = t < 0
         if not np.any(neg):
-            return r, 0.0
+            return 0.0
+        uni = total * self._uniform
+        return float(np.max(-t[neg] / (uni[neg] - t[neg])))
+
+    def make_nonnegative(self, r: np.ndarray) -> tuple[np.ndarray, float]:
+        """Mix with the uniform tables, ``c_A -> (1 - theta) c_A`` (``A != {}``), until every cell is ``>= 0``.
+
+        The uniform tables are consistent, strictly positive and have the same total, so the result
+        is consistent, non-negative and sums to ``m``; the stopping rule of :meth:`solve` bounds
+        ``theta`` by ``tol`` at convergence (``info["theta"]``).
+        """
         total = float(r[self._empty])
-        tabs = []
-        ones = [np.maximum(lay.marginal(r, (i,)), 0.0) if (i,) in lay.res_pos else np.ones(s)
-                for i, s in enumerate(lay.sizes)]
-        ones = [0.9 * o / o.sum() + 0.1 / o.size if o.sum() > 0 else np.full(o.size, 1.0 / o.size)
-                for o in ones]
-        for w in lay.workload:
-            q = total * np.ones(())
-            for a in w:
-                q = np.multiply.outer(q, ones[a])
-            tabs.append(q)
-        rq = lay.residuals_of_tables(tabs)
-        tq = lay.forward(rq)
-        theta = float(np.max(-t[neg] / (tq[neg] - t[neg])))
+        theta = self._theta(self.layout.forward(r), total)
+        if theta == 0.0:
+            return r, 0.0
         theta = min(1.0, theta * (1 + 1e-9) + 1e-15)
-        out = (1.0 - theta) * r + theta * rq
+        out = (1.0 - theta) * r
         out[self._empty] = total
         return out, theta
 
