@@ -35,18 +35,15 @@ def t975(n: int) -> float:
 
 
 def load_rows(results: Path) -> list[dict]:
-    """Every stored row, one per (dataset, method, epsilon, seed): the first in file-name order wins."""
-    rows, seen = [], set()
+    """Every stored row, one per (dataset, method, epsilon, seed): the LAST in file-name order wins
+    (``sosproj_v2_*`` rows of a newer sosproj commit replace older ones)."""
+    rows: dict = {}
     for f in sorted(results.glob("*.jsonl")):
         for x in f.read_text().splitlines():
-            if not x.strip():
-                continue
-            r = json.loads(x)
-            key = (r["dataset"], r["method"], float(r["epsilon"]), int(r["seed"]))
-            if key not in seen:
-                seen.add(key)
-                rows.append(r)
-    return rows
+            if x.strip():
+                r = json.loads(x)
+                rows[(r["dataset"], r["method"], float(r["epsilon"]), int(r["seed"]))] = r
+    return list(rows.values())
 
 
 def aggregate(rows: list[dict]) -> dict:
