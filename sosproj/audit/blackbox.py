@@ -352,29 +352,36 @@ def audit_release(release: Callable[[Any, Any], Any], D: Any, D_prime: Any, *, e
     gen = as_generator(rng)
     alpha = 1.0 - confidence
 
+    same_size = ("the outputs on D and D_prime have different sizes; the audit needs one output space "
+                 "(pass an output= that extracts it)")
+    no_direction = ("D and D_prime give the same noise-free output: no direction to test; pass a pair that "
+                    "differs, or direction='means' or an explicit vector")
     if isinstance(direction, str) and direction == "noise-free":
-        u = noise_free_output(release, D_prime, output) - noise_free_output(release, D, output)
-        how = "noise-free outputs"
+        f0, f1 = noise_free_output(release, D, output), noise_free_output(release, D_prime, output)
+        if f0.shape != f1.shape:
+            raise InvalidInputError(same_size)
+        u, how = f1 - f0, "noise-free outputs"
     elif isinstance(direction, str):
         u, how = None, "calibration means"
     else:
         u, how = np.asarray(direction, dtype=float).reshape(-1), "given"
     if u is not None:
+        if not np.all(np.isfinite(u)) or not np.any(u):
+            raise InvalidInputError(no_direction)
         check_memory(8.0 * 2 * trials * u.size, "the audit's stored outputs")
 
     x0 = sample_release(release, D, trials, rng=gen, n_jobs=n_jobs, chunk=chunk, output=output)
     x1 = sample_release(release, D_prime, trials, rng=gen, n_jobs=n_jobs, chunk=chunk, output=output)
     if x0.shape != x1.shape:
-        raise InvalidInputError("the outputs on D and D_prime have different sizes; the audit needs one "
-                                "output space (pass an output= that extracts it)")
+        raise InvalidInputError(same_size)
     if u is None:
         u = x1[:n_cal].mean(axis=0) - x0[:n_cal].mean(axis=0)
     if u.size != x0.shape[1]:
-        raise InvalidParameterError(f"direction has {u.size} entries, the flattened output {x0.shape[1]}")
+        raise InvalidParameterError(f"direction has {u.size} entries, the flattened output {x0.shape[1]}; "
+                                    "pass one entry per output coordinate")
     norm = float(np.linalg.norm(u))
     if not np.isfinite(norm) or norm == 0.0:
-        raise InvalidInputError("D and D_prime give the same noise-free output: no direction to test; "
-                                "pass a pair that differs, or direction='means' or an explicit vector")
+        raise InvalidInputError(no_direction)
     u = u / norm
     coords = [int(i) for i in np.argsort(-np.abs(u))[:max_coordinates] if abs(u[i]) > 1e-12 * 1.0]
     names = ["<x, u>"] + [f"x[{i}]" for i in coords]
