@@ -12,8 +12,6 @@ from sosproj.mechanisms.marginals import default_degree, release_marginals
 from sosproj.privacy.noise import gaussian_noise, noise_disabled
 from sosproj.rng import as_generator
 
-pytest.importorskip("sosproj.sets.pseudo_moment")
-
 
 @pytest.mark.parametrize("method,k,kw", [
     ("cube", 2, {}), ("cube", 3, {}), ("sos", 2, {}), ("sos", 3, {}),
