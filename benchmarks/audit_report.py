@@ -51,18 +51,20 @@ def _audit(name: str, eps: float, delta: float, control: str | None, factor: flo
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n-jobs", type=int, default=2)
-    ap.add_argument("--parts", default="controls,power,claims")
+    ap.add_argument("--parts", default="claims,controls,power")
     ap.add_argument("--only", default="", help="comma-separated mechanism names (default: all)")
+    ap.add_argument("--out", default=str(OUT), help="JSON-lines file (appended to)")
     args = ap.parse_args()
+    out = Path(args.out)
     names = [n for n in MECHANISMS if not args.only or n in args.only.split(",")]
-    OUT.parent.mkdir(exist_ok=True)
+    out.parent.mkdir(exist_ok=True)
     header = {"command": "PYTHONPATH=. OPENBLAS_NUM_THREADS=1 python benchmarks/audit_report.py "
-                         f"--n-jobs {args.n_jobs} --parts {args.parts}" + (f" --only {args.only}" if args.only else ""),
+                         f"--n-jobs {args.n_jobs} --parts {args.parts}" + (f" --only {args.only}" if args.only else "")
+                         + (f" --out {args.out}" if args.out != str(OUT) else ""),
               "machine": f"{platform.machine()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
               "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     t_all = time.perf_counter()
-    mode = "a" if OUT.exists() else "w"
-    with OUT.open(mode) as fh:
+    with out.open("a") as fh:
         fh.write(json.dumps({"header": header}) + "\n")
         rows = []
 
@@ -72,23 +74,25 @@ def main() -> None:
             fh.write(json.dumps(row) + "\n")
             fh.flush()
 
-        parts = args.parts.split(",")
         eps, delta = CONTROL_CLAIM
-        if "controls" in parts:
-            for name in [n for n in CONTROL_MECHANISMS if n in names]:
-                for kind in KINDS:
-                    emit(_audit(name, eps, delta, kind, 0.7, args.n_jobs, seed=11), "controls")
-        if "power" in parts:
-            for name in names:
-                for f in FACTORS:
-                    row = _audit(name, eps, delta, "scale", f, args.n_jobs, seed=12)
-                    emit(row, "power")
-                    if not row["passed"]:
-                        break
-        if "claims" in parts:
-            for name in names:
-                for e, d in CLAIMS:
-                    emit(_audit(name, e, d, None, 1.0, args.n_jobs, seed=13), "claims")
+        for part in args.parts.split(","):  # in the order given
+            if part == "controls":
+                for name in [n for n in CONTROL_MECHANISMS if n in names]:
+                    for kind in KINDS:
+                        emit(_audit(name, eps, delta, kind, 0.7, args.n_jobs, seed=11), "controls")
+            elif part == "power":
+                for name in names:
+                    for f in FACTORS:
+                        row = _audit(name, eps, delta, "scale", f, args.n_jobs, seed=12)
+                        emit(row, "power")
+                        if not row["passed"]:
+                            break
+            elif part == "claims":
+                for name in names:
+                    for e, d in CLAIMS:
+                        emit(_audit(name, e, d, None, 1.0, args.n_jobs, seed=13), "claims")
+            else:
+                raise SystemExit(f"unknown part {part!r}; use claims, controls, power")
         fh.write(json.dumps({"footer": {"wall_seconds": round(time.perf_counter() - t_all, 1),
                                         "load_end": round(os.getloadavg()[0], 1)}}) + "\n")
 

@@ -43,11 +43,22 @@ KINDS = ("zero", "uniform", "scale", "sensitivity", "grid")
 GRID_FRACTION = 0.125  # grid spacing of the ``grid`` control, in units of sigma
 
 
+_MODULES: tuple[int, list[Any]] = (-1, [])
+
+
+def _sosproj_modules() -> list[Any]:
+    """The loaded sosproj modules (cached until sys.modules changes size: the patch runs once per run)."""
+    global _MODULES
+    if _MODULES[0] != len(sys.modules):
+        mods = [m for k, m in list(sys.modules.items())
+                if m is not None and (k == "sosproj" or k.startswith("sosproj."))]
+        _MODULES = (len(sys.modules), mods)
+    return _MODULES[1]
+
+
 def _patch_everywhere(name: str, original: Any, replacement: Any) -> list[tuple[Any, str, Any]]:
     patched = []
-    for mod_name, module in list(sys.modules.items()):
-        if module is None or not (mod_name == "sosproj" or mod_name.startswith("sosproj.")):
-            continue
+    for module in _sosproj_modules():
         if vars(module).get(name) is original:
             setattr(module, name, replacement)
             patched.append((module, name, original))
