@@ -191,10 +191,20 @@ def test_truncation_policy_applies_before_measurement():
     D = np.array([[1, 1, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0]] * 5)
     with noise_disabled():
         rel = release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="symmetrize", sparsity=2, rng=0)
-    # first row truncated to its first two ones: attribute 2 is never counted from it
-    assert rel.query([2]) == 0.0 and rel.query([0, 1]) == 5.0
-    assert "truncat" not in str(rel.info).lower() or rel.info["on_violation"] == "truncate"
+    # independent reference: the public rule (keep the first t ones of each row) applied by hand
+    Dt = D.copy()
+    for row in Dt:
+        ones = np.flatnonzero(row)
+        row[ones[2:]] = 0
+    assert Dt[0].tolist() == [1, 1, 0, 0]
+    for S in [(0,), (1,), (2,), (3,), (0, 1), (0, 2), (1, 2), (1, 3), (2, 3)]:
+        assert rel.query(S) == pytest.approx(np.all(Dt[:, list(S)] == 1, axis=1).sum(), abs=1e-9)
+        np.testing.assert_allclose(rel.table(S), brute_table(Dt, S), atol=1e-9)
+    assert rel.info["on_violation"] == "truncate"
     assert np.isclose(rel.sensitivity, np.sqrt(2) / 15)
+    with pytest.raises(DataPolicyError):
+        release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="symmetrize", sparsity=2, rng=0,
+                          on_violation="raise")
 
 
 def test_tables_method_is_dispatched():
