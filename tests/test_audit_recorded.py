@@ -24,9 +24,7 @@ import pytest
 from sosproj.audit import KINDS, MECHANISMS
 
 ROOT = Path(__file__).resolve().parents[1]
-RECORDS = [ROOT / "benchmarks" / "results_audit" / "audit_report.jsonl",
-           ROOT / "benchmarks" / "results_audit" / "audit_controls_power.jsonl",
-           ROOT / "benchmarks" / "results_audit" / "audit_claims_tail.jsonl"]
+RECORDS = sorted((ROOT / "benchmarks" / "results_audit").glob("*.jsonl"))  # one file per run of the script
 _spec = importlib.util.spec_from_file_location("audit_report", ROOT / "benchmarks" / "audit_report.py")
 _bench = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_bench)
