@@ -5,7 +5,8 @@ its JSON lines are committed. This test checks, from that record, that
 
 * every mechanism of :data:`sosproj.audit.MECHANISMS` was audited at (0.5, 1e-5), (1, 1e-6) and
   (2, 1e-6) with its registered number of runs, and passed;
-* every negative control failed on every mechanism it was applied to;
+* every negative control failed on perturb_and_project and cosine (gaussian and exact), and the
+  zero, uniform and grid controls on every mechanism they were applied to;
 * every mechanism caught sigma x 0.3 at least, and its detectable factor (the largest factor of
   ``FACTORS`` caught) is the one ``docs/privacy.md`` states: the docs table is generated from the
   record (``python tests/test_audit_recorded.py --write``) and must stay in sync.
@@ -93,13 +94,19 @@ def test_every_mechanism_passes_every_claim(name: str) -> None:
         assert r["passed"] and r["mu_lower_bound"] <= r["mu_claimed"], r
 
 
+# the mechanisms on which every control, sigma x 0.7 included, must fail at the registered runs; on the
+# others the under-scaled controls are below the audit's power there (docs/privacy.md, table: "missed")
+ALL_CONTROLS_CAUGHT = ["perturb_and_project[box]", "cosine[gaussian]", "cosine[exact]"]
+
+
 @pytest.mark.parametrize("name", CONTROL_MECHANISMS)
 def test_every_negative_control_fails(name: str) -> None:
     for kind in KINDS:
         r = _find(ROWS, "controls", name, 1.0, kind)
         assert r is not None, f"{name}/{kind} not recorded"
         assert r["trials"] == MECHANISMS[name].trials
-        assert not r["passed"] and r["mu_lower_bound"] > r["mu_claimed"], r
+        if kind in ("zero", "uniform", "grid") or name in ALL_CONTROLS_CAUGHT:
+            assert not r["passed"] and r["mu_lower_bound"] > r["mu_claimed"], r
 
 
 @pytest.mark.parametrize("name", list(MECHANISMS))
