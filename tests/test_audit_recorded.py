@@ -56,6 +56,9 @@ def _find(rows: list[dict], part: str, name: str, eps: float, control: str | Non
 # the SDP-projection mechanisms cost 10-100 ms per run on the shared box: their power search was cut
 # short in the recorded run (the factors run are shown in the table)
 POWER_PARTIAL = ["marginals[sos]", "marginals[cube]", "marginals[sos-sparse]"]
+# the controls patch the continuous Gaussian sampler and calibration; the discrete Gaussian sampler of
+# release_tables(noise="discrete") is not patched, so sigma x f does not change that mechanism
+POWER_NOT_APPLICABLE = ["tables[discrete]"]
 
 
 def detectable_factor(rows: list[dict], name: str) -> float | None:
@@ -64,6 +67,8 @@ def detectable_factor(rows: list[dict], name: str) -> float | None:
 
 
 def power_text(rows: list[dict], name: str) -> str:
+    if name in POWER_NOT_APPLICABLE:
+        return "n/a (discrete sampler not patched by the controls)"
     f = detectable_factor(rows, name)
     if f is not None:
         return f"sigma x {f:g}"
@@ -125,7 +130,7 @@ def test_every_negative_control_fails(name: str) -> None:
             assert not r["passed"] and r["mu_lower_bound"] > r["mu_claimed"], r
 
 
-@pytest.mark.parametrize("name", [n for n in MECHANISMS if n not in POWER_PARTIAL])
+@pytest.mark.parametrize("name", [n for n in MECHANISMS if n not in POWER_PARTIAL + POWER_NOT_APPLICABLE])
 def test_power_search_is_complete(name: str) -> None:
     """sigma x f for f = 0.7, 0.5, 0.3 until caught, at the registered runs: the docs state the result."""
     f = detectable_factor(ROWS, name)
