@@ -86,7 +86,7 @@ def audit_summary() -> str:
     controls = {(r["mechanism"], r["control"]): r for r in rows if r["part"] == "controls"}
     return (f"{sum(r['passed'] for r in claims.values())} of {len(claims)} mechanism-claim audits pass; "
             f"{sum(not r['passed'] for r in controls.values())} of {len(controls)} negative-control audits fail; "
-            f"{sum(r['seconds'] for r in rows):,.0f} s wall in all (2 joblib workers, shared box)")
+            f"{sum(r['seconds'] for r in rows):,.0f} s wall summed over the audits (2 joblib workers each, shared box)")
 
 
 def test_audit_row_recomputed_from_the_record() -> None:

@@ -99,7 +99,8 @@ def markdown_table(rows: list[dict], headers: list[dict]) -> str:
                    f"{power_text(rows, name)} | {ctrl} | {secs:.0f} |")
     loads = ", ".join(h["header"]["machine"] for h in headers if "header" in h)
     out.append("")
-    out.append(f"All audits together: {total:.0f} s of wall time with 2 joblib workers ({loads}).")
+    out.append(f"All audits together: {total:.0f} s of wall time summed over the audits (runs in parallel, 2 joblib "
+               f"workers each; {loads}).")
     return "\n".join(out) + "\n"
 
 
