@@ -14,7 +14,7 @@ Every output is flattened to a vector :math:`x`. The statistics are
 
 * the projection :math:`\langle x, u\rangle` on the worst direction
   :math:`u = f_0(D') - f_0(D)`, the difference of the **noise-free** outputs (``f`` run
-  inside :func:`~sosproj.privacy.noise.noise_disabled`; ``direction="means"`` uses the
+  inside :func:`~sosproj.testing.noise_disabled`; ``direction="means"`` uses the
   calibration means instead, for callables whose noise does not come from sosproj);
   for a Gaussian mechanism this is the likelihood-ratio statistic, so its threshold
   events are the Neyman-Pearson optimal tests;
@@ -92,8 +92,8 @@ from scipy import stats
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.privacy.accountant import gaussian_epsilon
 from sosproj.privacy.calibration import gaussian_sigma
-from sosproj.privacy.noise import noise_disabled
 from sosproj.rng import RngLike, as_generator
+from sosproj.testing import noise_disabled
 from sosproj.validation import (
     check_choice,
     check_delta,
@@ -317,7 +317,7 @@ def audit_release(release: Callable[[Any, Any], Any], D: Any, D_prime: Any, *, e
     rng : SPEC 7; ``None`` = fresh OS entropy.
     n_jobs : joblib processes for the sampling (``-1``: all cores).
     direction : ``"noise-free"`` (default; ``release`` under
-        :func:`~sosproj.privacy.noise.noise_disabled`), ``"means"`` (calibration means) or
+        :func:`~sosproj.testing.noise_disabled`), ``"means"`` (calibration means) or
         an explicit vector of the flattened output's length.
     output : extracts the array to audit from a release (default: ``.value`` or the object).
     calibration_fraction : share of the runs used to choose the event.

@@ -2,7 +2,7 @@ r"""TEST-ONLY negative controls: broken versions of a real release function that
 
 :class:`NegativeControl` wraps a release callable and, for the duration of each call,
 replaces sosproj's Gaussian sampler (:func:`sosproj.privacy.noise.gaussian_noise`) or
-its calibration (:func:`sosproj.privacy.calibration.gaussian_sigma`) wherever a loaded
+its calibration (:func:`sosproj.privacy.calibration.gaussian_sigma`, ``spec_sigma``) wherever a loaded
 sosproj module holds them. The wrapper is picklable, so the patch is applied inside
 each joblib worker, around the real mechanism:
 
@@ -12,7 +12,8 @@ kind            what the broken mechanism does (it still *reports* the claimed p
 ``zero``        no noise at all
 ``uniform``     uniform noise of the same variance, :math:`U(-\sqrt3\sigma, \sqrt3\sigma)`
 ``scale``       Gaussian noise with ``factor`` times the calibrated :math:`\sigma`
-``sensitivity`` calibrates to ``factor`` times the sensitivity (reports that sigma)
+``sensitivity`` calibrates to ``factor`` times the sensitivity (``gaussian_sigma`` and
+                ``spec_sigma`` patched; reports that sigma)
 ``grid``        Gaussian noise snapped to a coarse float grid of spacing :math:`\sigma/8`
 ==============  =========================================================================
 
@@ -30,6 +31,7 @@ array([0., 0.])
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -89,6 +91,13 @@ def broken_noise(kind: str, factor: float = 0.7) -> Iterator[None]:
 
             replaced["gaussian_sigma"] = (orig_sigma, sigma)
             patched += _patch_everywhere("gaussian_sigma", orig_sigma, sigma)
+            orig_spec_sigma = calibration.spec_sigma
+
+            def understated_spec_sigma(spec: Any) -> float:  # the PrivacySpec route of the mechanisms
+                return orig_spec_sigma(dataclasses.replace(spec, sensitivity=factor * spec.sensitivity))
+
+            replaced["spec_sigma"] = (orig_spec_sigma, understated_spec_sigma)
+            patched += _patch_everywhere("spec_sigma", orig_spec_sigma, understated_spec_sigma)
         else:
             orig = noise.gaussian_noise
 
