@@ -517,7 +517,7 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
         return int(scs_bytes + 5 * 12 * (nnz_A + nnz_P))
     if solver == "mosek":
         return int(8 * n * n + 12 * 4 * sparse_kkt + vectors)
-    if solver in ("admm", "auto"):
+    if solver in ("admm", "auto", "lowrank"):
         from sosproj.sdp.backends.admm import MAX_COUPLED_ROWS
 
         # A and A' (CSR), the Anderson history (2 x 10 vectors of length m), the iterates, one
@@ -527,10 +527,10 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
         coupled = sum(svec_dim(d) for d in cones.psd if d < dmax) + cones.nonneg + sum(cones.soc)
         admm_bytes = int(2 * 12 * (nnz_A + nnz_P) + 8 * (20 * m + 12 * (n + m)) + 8 * 4 * dmax * dmax
                          + 8 * min(coupled, MAX_COUPLED_ROWS) ** 2)
-        if solver == "admm":
+        if solver in ("admm", "lowrank"):   # lowrank: the ADMM workspace (partial eigh needs less)
             return admm_bytes
         return int(scs_bytes) if coupled > MAX_COUPLED_ROWS else max(admm_bytes, int(scs_bytes))
-    raise InvalidParameterError("solver must be 'scs', 'clarabel', 'mosek', 'cvxpy', 'admm' or 'auto'")
+    raise InvalidParameterError("solver must be 'scs', 'clarabel', 'mosek', 'cvxpy', 'admm', 'lowrank' or 'auto'")
 
 
 __all__ = ["ConicProblem", "Cones", "svec", "smat", "svec_dim", "svec_indices", "svec_operator",

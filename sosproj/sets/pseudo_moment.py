@@ -52,6 +52,7 @@ from sosproj.errors import InvalidInputError
 from sosproj.sdp.compile import compile_constraints, compile_linear, support_cost
 from sosproj.sdp.conic import _single_thread_blas
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
+from sosproj.sdp.lowrank_support import certify_support, support_route
 from sosproj.sdp.solve import ConicSolver, check_solver_name
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence
 from sosproj.validation import check_array, check_int, check_positive
@@ -124,8 +125,10 @@ class PseudoMomentSet(ConvexSet):
         key = (solver, float(tol), threading.get_ident())
         ws = self._supports.get(key)
         if ws is None:  # built with the first cost (SCS scales the cost at setup)
-            prob = compile_linear(self.relaxation, cost, solver=solver)
-            ws = ConicSolver(prob, solver, tol=tol, time_limit=self.time_limit, max_iter=self.max_iter)
+            name, settings = support_route(self.relaxation, solver, tol, self.k)
+            prob = compile_linear(self.relaxation, cost, solver=name)
+            ws = ConicSolver(prob, name, tol=tol, time_limit=self.time_limit, max_iter=self.max_iter,
+                             **settings)
             self._supports[key] = ws
         return ws
 
@@ -204,11 +207,17 @@ class PseudoMomentSet(ConvexSet):
         with _single_thread_blas():
             chk = self.relaxation.check(y, tol=self.check_tol)
         info["relaxation_check"] = bool(chk.ok)
-        if certify and res.converged:
+        cert = certify_support(self.relaxation, ws.problem, cost, res, atoms=certify, tol=tol)
+        if cert is not None:
+            info.update(cert)
+        elif certify and res.converged:
             prob = ws.problem.with_data(q=cost, offset=0.0)
             lb = prob.lower_bound(y, res.y_dual, feasible_norm_bound(self.relaxation, solver=solver))
             info["upper_bound"] = -lb["lower_bound"]
         value = -res.objective
+        if cert is not None and np.isfinite(cert["lower_bound"]) and cert["lower_bound"] <= cert["upper_bound"]:
+            # the reported value lies in the certified interval [feasible value, dual bound]
+            value = float(np.clip(value, cert["lower_bound"], cert["upper_bound"]))
         return SupportResult(float(value), self.readout.to_tensor(self.readout(y)), info)
 
     # -------------------------------------------------------------- contains

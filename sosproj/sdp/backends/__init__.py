@@ -17,8 +17,9 @@ import numpy as np
 
 from sosproj.errors import InvalidParameterError
 
-#: every backend module; ``"admm"`` is sosproj's own structure-exploiting splitting method
-BACKENDS = ("scs", "clarabel", "mosek", "cvxpy", "admm")
+#: every backend module; ``"admm"`` is sosproj's own structure-exploiting splitting method,
+#: ``"lowrank"`` its partial-eigendecomposition variant with certified stopping (support functions)
+BACKENDS = ("scs", "clarabel", "mosek", "cvxpy", "admm", "lowrank")
 
 
 @dataclass
