@@ -207,7 +207,7 @@ class PseudoMomentSet(ConvexSet):
         with _single_thread_blas():
             chk = self.relaxation.check(y, tol=self.check_tol)
         info["relaxation_check"] = bool(chk.ok)
-        cert = certify_support(self.relaxation, ws.problem, cost, res, atoms=certify, tol=tol)
+        cert = certify_support(self.relaxation, ws.problem, cost, res, atoms=certify, tol=tol, k=self.k)
         if cert is not None:
             info.update(cert)
         elif certify and res.converged:
