@@ -95,8 +95,7 @@ class _PartialPSDProjector(_admm._PSDProjector):
         self.calls += 1
         M = self._matrix(v)
         out = None
-        if (self.X is not None and self.calls % self.resync != 0
-                and self.X.shape[1] <= max(16, self.d // 20)):
+        if self.X is not None and self.calls % self.resync != 0:
             out = self._krylov(M)
         if out is None:
             out = self._exact(M)
@@ -136,21 +135,23 @@ class _PartialPSDProjector(_admm._PSDProjector):
 
     def _exact(self, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         d = self.d
-        if self.n_pos > d // 3:
-            lam, V = np.linalg.eigh(M)
-        else:
-            k = min(d, self.n_pos + self.extra)
+        k = min(d, self.n_pos + self.extra)
+        while True:
+            if k > d // 3:
+                lam, V = np.linalg.eigh(M)
+                break
             try:
                 lam, V = sla.eigh(M, subset_by_index=[d - k, d - 1], driver="evr", check_finite=False)
             except (np.linalg.LinAlgError, ValueError):
                 lam, V = np.linalg.eigh(M)
+                break
+            if lam[0] <= 0:          # a non-positive eigenvalue in the block: every positive one is in
+                break
+            k = min(d, 2 * k)
         neg = int(np.searchsorted(lam, 0.0))
         self.n_pos = int(lam.size - neg)
-        if lam.size == d and self.n_pos > d // 3:
-            self.X = None
-        else:
-            k = min(d, self.n_pos + self.extra)
-            self.X = V[:, -k:] if lam.size >= k else None
+        k = min(d, self.n_pos + self.extra)
+        self.X = V[:, -k:] if (lam.size >= k and k <= max(16, d // 20)) else None
         return lam[neg:], V[:, neg:]
 
 
