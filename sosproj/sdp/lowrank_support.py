@@ -207,7 +207,8 @@ def certify_support(R: Any, problem: Any, cost: np.ndarray, res: Any, *, atoms: 
         out["atoms_message"] = ext.message
         out["atoms_success"] = bool(ext.success)
         if ext.success:
-            pts = ext.points / np.maximum(1.0, np.linalg.norm(ext.points, axis=1))[:, None]
+            # scaled into the ball (the 1e-15 keeps ||x|| <= 1 after rounding)
+            pts = ext.points / np.maximum(1.0, np.linalg.norm(ext.points, axis=1) * (1.0 + 1e-15))[:, None]
             vals = [float(-(np.asarray(cost) @ R.moments_of(p[None, :]))) for p in pts]
             best = int(np.argmax(vals))
             point_value = vals[best]
