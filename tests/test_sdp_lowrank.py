@@ -191,7 +191,7 @@ def test_zero_direction_and_memory_refusal():
 def test_auto_routes_large_unit_ball_supports_to_lowrank():
     small = MomentRelaxation(unit_ball(3), 4)
     assert support_route(small, "auto", 1e-7)[0] == "auto"
-    n = 19                                             # moment matrix of order 210
+    n = 27                                             # moment matrix of order 406
     big = MomentRelaxation(unit_ball(n), 4)
     assert big.psd_blocks[0].order >= AUTO_LOWRANK_MIN_ORDER
     name, settings = support_route(big, "auto", 1e-7, 3)

@@ -31,7 +31,7 @@ from sosproj.errors import InvalidInputError, InvalidParameterError
 from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
 
 #: ``solver="auto"`` picks the low-rank backend from this moment-matrix order on (unit ball)
-AUTO_LOWRANK_MIN_ORDER = 200
+AUTO_LOWRANK_MIN_ORDER = 400
 
 _CERTIFIERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 

@@ -66,8 +66,13 @@ class PseudoMomentSet(ConvexSet):
     relaxation : a ``MomentRelaxation`` with ``k <= relaxation.degree``.
     k : tensor order.
     solver : ``"auto"`` (default: sosproj's ADMM where the relaxation has its diagonal structure,
-        as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short),
-        ``"admm"``, ``"scs"``, ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+        as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short; support
+        functions of large unit-ball relaxations go to ``"lowrank"``, see
+        :mod:`sosproj.sdp.lowrank_support`), ``"admm"``, ``"lowrank"`` (supports over the unit ball:
+        certified stopping), ``"scs"``, ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+        Support values over unit-ball relaxations carry a certified interval in ``info``
+        (``upper_bound``, ``lower_bound``, ``certified_relative_gap``; with ``certify=True`` also
+        atom extraction and ``tight``).
     tol : relative residual / gap tolerance of the conic solves.
     time_limit, max_iter : passed to the solver.
     check_tol : tolerance of ``R.check`` applied to every projection (default ``100 * tol``).
