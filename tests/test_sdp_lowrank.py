@@ -212,3 +212,21 @@ def test_tensor_rounding_recovers_tensor_and_feasible_value():
     assert abs(np.linalg.norm(z) - 1) < 1e-12
     assert val == pytest.approx(float(np.einsum("ijk,i,j,k->", W, z, z, z)), rel=1e-12)
     assert rnd(prob.q, R.moments_of(z[None, :])) == pytest.approx(-val, rel=1e-9)
+
+
+def test_infeasible_and_degenerate_conic_inputs_are_not_solved():
+    import scipy.sparse as sp
+
+    from sosproj.sdp.conic import Cones, ConicProblem
+
+    # x >= 1 and x <= 0, with a PSD block of order 2 on (x, x, x): infeasible; no certificate here
+    A = sp.csc_matrix(np.array([[-1.0], [1.0], [-1.0], [-np.sqrt(2.0)], [-1.0]]))
+    prob = ConicProblem(None, np.array([1.0]), A, np.array([-1.0, 0.0, 0.0, 0.0, 0.0]),
+                        Cones(nonneg=2, psd=(2,)))
+    res = solve(prob, solver="lowrank", tol=1e-8, max_iter=300, on_fail="return")
+    assert res.status in ("max_iter", "error") and not res.converged
+    # a certifier refuses structures it cannot certify, before any work
+    with pytest.raises(InvalidInputError):
+        SupportCertifier(prob, trace_bound=float("inf"))
+    with pytest.raises(InvalidInputError):
+        SupportCertifier(prob.with_data(), trace_bound=-1.0)
