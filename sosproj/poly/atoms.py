@@ -50,7 +50,7 @@ import scipy.linalg as sla
 
 from sosproj.errors import InvalidInputError
 from sosproj.rng import as_generator
-from sosproj.validation import check_array, check_positive
+from sosproj.validation import check_array, check_memory, check_positive
 
 
 @dataclass(frozen=True)
@@ -127,8 +127,11 @@ def extract_atoms(R: Any, moments: Any, tol: float = 1e-6, *, rng: Any = None) -
                                 "unit_ball); reduced systems need normal forms of products x_i b")
     y = check_array(moments, "moments", ndim=1, shape=(R.n_moments,))
     tol = check_positive(tol, "tol")
-    gen = as_generator(rng)
     blk = R.psd_blocks[0]
+    d_full = int(blk.order)
+    # dense moment matrix, its SVD / eigendecomposition workspaces and the factor: ~6 d^2 doubles
+    check_memory(48.0 * d_full * d_full, f"atom extraction from a moment matrix of order {d_full}")
+    gen = as_generator(rng)
     basis = np.asarray(blk.basis, dtype=np.int64)
     deg = basis.sum(axis=1)
     d = int(deg.max()) if deg.size else 0

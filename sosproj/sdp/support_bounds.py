@@ -325,7 +325,7 @@ def ball_interior_moments(R: Any) -> np.ndarray:
 
     >>> from sosproj.poly import MomentRelaxation, unit_ball
     >>> y = ball_interior_moments(MomentRelaxation(unit_ball(1), 2))
-    >>> [round(v, 6) for v in y]          # 1, E x, E x^2 on [-1, 1]
+    >>> [round(float(v), 6) for v in y]   # 1, E x, E x^2 on [-1, 1]
     [1.0, 0.0, 0.5]
     """
     if not _is_unit_ball(R):
