@@ -496,7 +496,8 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
     * ``admm``: ``A`` and ``A'``, ten pairs of Anderson vectors, a dense
       eigendecomposition workspace of the largest block and the dense Woodbury
       matrix of the rows that couple several variables; ``auto``: the larger of
-      ``admm`` and ``scs`` (it may fall back to SCS).
+      ``admm`` and ``scs`` (it may fall back to SCS); ``lowrank``: ``admm`` plus the
+      support certifier's copy of ``A`` and ``A'``.
     * ``mosek``: the Schur complement ``m_eq x m_eq`` dense matrix over the
       variables (``n^2`` doubles) plus the sparse data.
 
@@ -527,8 +528,10 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
         coupled = sum(svec_dim(d) for d in cones.psd if d < dmax) + cones.nonneg + sum(cones.soc)
         admm_bytes = int(2 * 12 * (nnz_A + nnz_P) + 8 * (20 * m + 12 * (n + m)) + 8 * 4 * dmax * dmax
                          + 8 * min(coupled, MAX_COUPLED_ROWS) ** 2)
-        if solver in ("admm", "lowrank"):   # lowrank: the ADMM workspace (partial eigh needs less)
+        if solver == "admm":
             return admm_bytes
+        if solver == "lowrank":   # the ADMM workspace plus the certifier's copy of A and A'
+            return admm_bytes + 2 * 12 * nnz_A
         return int(scs_bytes) if coupled > MAX_COUPLED_ROWS else max(admm_bytes, int(scs_bytes))
     raise InvalidParameterError("solver must be 'scs', 'clarabel', 'mosek', 'cvxpy', 'admm', 'lowrank' or 'auto'")
 
