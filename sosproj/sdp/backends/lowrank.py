@@ -304,6 +304,8 @@ class Backend(_admm.Backend):
             extra["cert_gap_tol"] = self.gap_tol
             if raw.status == "solved" and not cert["relative_gap"] <= self.gap_tol:
                 raw.status, raw.raw_status = "inaccurate", "certified gap above gap_tol"
+            elif raw.status == "solved":
+                raw.raw_status = "certified"
         return RawSolution(raw.x, raw.y, raw.s, raw.status, raw.raw_status, total_it,
                            time.perf_counter() - t0, self.setup_time, extra)
 
