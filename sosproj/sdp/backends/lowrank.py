@@ -11,10 +11,12 @@ splitting has only a few positive eigenvalues, and the projection
     \Pi_{\mathcal S_+}(w) = \sum_{\lambda_i > 0} \lambda_i v_i v_i^\top
 
 needs only those eigenpairs. This backend keeps every step of the ADMM and replaces the
-projection of large blocks by a **partial eigendecomposition**: LAPACK's MRRR
-(``syevr``) restricted to the eigenvalues in :math:`(0, \infty)` (no back-transformation
-of the negative eigenvectors), or a full ``eigh`` when the previous iterate had many
-positive eigenvalues. Anderson memory is capped by a memory budget (large blocks).
+projection of large blocks by a **partial eigendecomposition**: a warm-started block Krylov
+Rayleigh-Ritz step from the previous top eigenvectors (accepted when its residuals are below
+a tolerance tied to the ADMM's residual level), else LAPACK's MRRR (``syevr``) on the top
+eigenvalues only (in single precision while the residuals are far above float32 accuracy),
+or a full ``eigh`` when a third of the spectrum is positive. Anderson memory is capped by a
+memory budget (large blocks).
 
 **Certified stopping.** With ``trace_bound`` (a proven bound on the trace of the largest
 PSD block over the feasible set) and optionally ``interior`` (a strictly feasible
@@ -132,8 +134,7 @@ class _PartialPSDProjector(_admm._PSDProjector):
                 return None
         self.krylov_accepted += 1
         self.n_pos = n_pos
-        keep = max(n_pos + self.extra, k if n_pos + self.extra <= k else n_pos + self.extra)
-        self.X = Y[:, -min(keep, k):]
+        self.X = Y
         return theta_k[pos], Y[:, pos]
 
     def _exact(self, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
