@@ -227,6 +227,8 @@ def check_injective_norm(p: dict[str, Any], rng: np.random.Generator, progress: 
                    "seconds_per_draw": float(np.median([d["time"] for d in draws])),
                    "wall_seconds": time.perf_counter() - t0}
             if bool(p.get("atoms", False)):
+                pv = np.array([d["point_value"] for d in draws])
+                row["best_point_mean"] = float(np.nanmean(pv)) if np.any(np.isfinite(pv)) else None
                 row["tight_fraction"] = float(np.mean([d["tight"] for d in draws]))
                 row["tight_by_atoms_fraction"] = float(np.mean([d.get("tight_by") == "atoms" for d in draws]))
                 row["flat_fraction"] = float(np.mean([d.get("tight_by") == "atoms" or
@@ -270,6 +272,9 @@ def check_injective_norm(p: dict[str, Any], rng: np.random.Generator, progress: 
               Curve("n^(3/2) (Frobenius ball, naive)", xs, [r["naive_frobenius"] for r in rows], "naive"),
               Curve("injective norm, power method (lower)", xs, [lo.mean for lo in lowers], "reference",
                     [lo.ci_low for lo in lowers], [lo.ci_high for lo in lowers])]
+    if all(r.get("best_point_mean") is not None for r in rows) and rows and "best_point_mean" in rows[0]:
+        curves.append(Curve("injective norm, best feasible point (rounded / extracted; lower)", xs,
+                            [r["best_point_mean"] for r in rows], "reference"))
     theoretical = {"exponent": b, "naive_exponent": float(p["naive_exponent"]),
                    "rate": "(n^p p ln n)^(1/4)", "degree": degree}
     return Outcome(verdict, reason, measured, theoretical, rows, curves, "n", "G")
