@@ -9,6 +9,7 @@ from sosproj.errors import InvalidInputError
 from sosproj.poly import MomentRelaxation, boolean_cube, extract_atoms, unit_ball
 from sosproj.poly.atoms import numerical_rank
 from sosproj.sdp.support_bounds import ball_interior_moments
+from sosproj.sets import PseudoMomentSet
 
 
 @pytest.mark.parametrize("n, r", [(2, 1), (3, 2), (4, 3)])
@@ -60,7 +61,7 @@ def test_planted_tensor_is_certified_tight_with_one_atom():
     v = rng.standard_normal(n)
     v /= np.linalg.norm(v)
     W = lam * np.einsum("i,j,k->ijk", v, v, v) + rng.standard_normal((n, n, n))
-    S = MomentRelaxation(unit_ball(n), 4).tensor_set(3)
+    S = PseudoMomentSet(MomentRelaxation(unit_ball(n), 4), 3)
     res = S.support(W, solver="lowrank", tol=1e-8, certify=True)
     info = res.info
     assert info["converged"] and info["atoms_success"], info["atoms_message"]
@@ -80,7 +81,7 @@ def test_not_tight_when_the_bound_is_not_attained():
     # report says so instead of claiming tightness
     n = 6
     W = np.random.default_rng(3).standard_normal((n, n, n))
-    S = MomentRelaxation(unit_ball(n), 4).tensor_set(3)
+    S = PseudoMomentSet(MomentRelaxation(unit_ball(n), 4), 3)
     S.max_iter = 4
     info = S.support(W, solver="lowrank", tol=1e-8, certify=True, on_fail="return").info
     assert not info["converged"]

@@ -9,7 +9,8 @@ from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionE
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 from sosproj.sdp import compile_support, solve
 from sosproj.sdp import support_bounds as sb
-from sosproj.sdp.backends import admm, lowrank
+from sosproj.sdp.backends import lowrank
+from sosproj.sdp.cones import PSDProjector
 from sosproj.sdp.lowrank_support import AUTO_LOWRANK_MIN_ORDER, TensorRounding, support_route
 from sosproj.sdp.support_bounds import (
     SupportCertifier,
@@ -17,6 +18,7 @@ from sosproj.sdp.support_bounds import (
     lambda_min_lower,
     moment_trace_bound,
 )
+from sosproj.sets import PseudoMomentSet
 
 
 def _setup(n: int, seed: int = 0, planted: float = 0.0):
@@ -46,7 +48,7 @@ def _power_points(W: np.ndarray, starts: int, rng: np.random.Generator) -> list[
 @pytest.mark.parametrize("n", [4, 8])
 def test_lowrank_agrees_with_admm_scs_and_clarabel(n):
     R, W = _setup(n, seed=n)
-    S = R.tensor_set(3)
+    S = PseudoMomentSet(R, 3)
     ref = S.support(W, solver="clarabel", tol=1e-10)
     vals = {s: S.support(W, solver=s, tol=1e-9) for s in ("lowrank", "admm", "scs")}
     for name, res in vals.items():
@@ -125,7 +127,7 @@ def test_trace_bound_refused_off_the_unit_ball():
     with pytest.raises(InvalidInputError):
         moment_trace_bound(R)
     with pytest.raises(InvalidParameterError, match="unit-ball"):
-        R.tensor_set(3).support(np.ones((3, 3, 3)), solver="lowrank")
+        PseudoMomentSet(R, 3).support(np.ones((3, 3, 3)), solver="lowrank")
 
 
 def test_lambda_min_lower_dense_and_cholesky_paths(monkeypatch):
@@ -147,7 +149,7 @@ def test_lambda_min_lower_dense_and_cholesky_paths(monkeypatch):
 def test_partial_projector_matches_full_projection():
     rng = np.random.default_rng(3)
     d = 120
-    full = admm._PSDProjector(d)
+    full = PSDProjector(d)
     part = lowrank._PartialPSDProjector(d)
     U = rng.standard_normal((d, 2))
     N = rng.standard_normal((d, d))
@@ -166,14 +168,14 @@ def test_partial_projector_matches_full_projection():
 def test_iteration_cap_time_limit_and_failure_policy():
     n = 6
     R, W = _setup(n, seed=4)
-    S_cap = MomentRelaxation(unit_ball(n), 4).tensor_set(3)
+    S_cap = PseudoMomentSet(MomentRelaxation(unit_ball(n), 4), 3)
     S_cap.max_iter = 3
     r = S_cap.support(W, solver="lowrank", tol=1e-9, on_fail="return")
     assert r.info["status"] in ("max_iter", "inaccurate") and not r.info["converged"]
     assert r.info["upper_bound"] >= r.info["lower_bound"]       # still a valid (loose) certificate
     with pytest.raises(ProjectionError):
         S_cap.support(W, solver="lowrank", tol=1e-9)
-    S_time = MomentRelaxation(unit_ball(n), 4).tensor_set(3)
+    S_time = PseudoMomentSet(MomentRelaxation(unit_ball(n), 4), 3)
     S_time.time_limit = 1e-9
     r = S_time.support(W, solver="lowrank", tol=1e-12, on_fail="return")
     assert r.info["status"] in ("time_limit", "inaccurate") and not r.info["converged"]
@@ -182,7 +184,7 @@ def test_iteration_cap_time_limit_and_failure_policy():
 def test_zero_direction_and_memory_refusal():
     n = 5
     R = MomentRelaxation(unit_ball(n), 4)
-    r = R.tensor_set(3).support(np.zeros((n, n, n)), solver="lowrank", tol=1e-8)
+    r = PseudoMomentSet(R, 3).support(np.zeros((n, n, n)), solver="lowrank", tol=1e-8)
     assert r.info["converged"] and abs(r.value) <= 1e-7 and r.info["upper_bound"] >= -1e-9
     with pytest.raises(ResourceLimitError):
         compile_support(R, 3, np.ones((n, n, n)), solver="lowrank", limit_bytes=1000)

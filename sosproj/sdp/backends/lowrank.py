@@ -54,8 +54,9 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from sosproj.sdp.backends import RawSolution
-from sosproj.sdp.backends import admm as _admm
+from sosproj.sdp.backends.admm import AdmmBackend
+from sosproj.sdp.backends.base import RawSolution
+from sosproj.sdp.cones import Cones, PSDProjector
 from sosproj.sdp.conic import ConicProblem
 
 #: blocks of at least this order get the partial eigendecomposition
@@ -68,7 +69,7 @@ SINGLE_PRECISION_RTOL = 1e-5
 ANDERSON_BYTES = 1.5e9
 
 
-class _PartialPSDProjector(_admm._PSDProjector):
+class _PartialPSDProjector(PSDProjector):
     r"""PSD projection from the positive eigenpairs only.
 
     Each call first tries a **warm-started block Krylov** step: from the previous top Ritz
@@ -171,49 +172,54 @@ class _Certified(Exception):
         self.x, self.y, self.s, self.cert = x, y, s, cert
 
 
-class Backend(_admm.Backend):
+class LowrankBackend(AdmmBackend):
     """ADMM with partial eigendecompositions and certified stopping (see the module docs).
 
-    Extra settings: ``trace_bound`` (enables the certificate), ``interior`` (strictly feasible
+    Extra options: ``trace_bound`` (enables the certificate), ``interior`` (strictly feasible
     point for the primal repair), ``gap_tol`` (certified relative gap to reach, default
     ``10 * tol``), ``rounding`` (callable ``(q, x) -> q . x'`` of an exactly feasible point
     ``x'`` rounded from ``x``), ``initial`` (callable ``q -> x0``: a primal warm start),
     ``cert_start`` (residual level from which certificates are tried), ``cert_share`` (largest
-    share of the run time spent certifying), ``partial_min_order``; and the ADMM settings.
+    share of the run time spent certifying), ``partial_min_order``, ``krylov_factor``; and the
+    ADMM options (``anderson`` defaults to what fits :data:`ANDERSON_BYTES`).
     """
 
     name = "lowrank"
+    options = {**AdmmBackend.options, "anderson": None, "trace_bound": None, "interior": None, "gap_tol": None,
+               "rounding": None, "initial": None, "cert_start": 1e-2, "cert_share": 0.2,
+               "partial_min_order": PARTIAL_MIN_ORDER, "krylov_factor": 1e-2}
+
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """The ADMM workspace plus the support certifier's copy of ``A`` and ``A'``."""
+        return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 2 * 12 * nnz_A)
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
-                 time_limit: float | None = None, *, trace_bound: float | None = None,
-                 interior: np.ndarray | None = None, gap_tol: float | None = None,
-                 rounding: Any = None, initial: Any = None, cert_start: float = 1e-2,
-                 cert_share: float = 0.2, partial_min_order: int = PARTIAL_MIN_ORDER,
-                 anderson: int | None = None, krylov_factor: float = 1e-2, **settings: Any) -> None:
-        t0 = time.perf_counter()
-        m = problem.m
-        if anderson is None:
-            anderson = int(max(0, min(10, ANDERSON_BYTES // (16.0 * max(m, 1)))))
-        super().__init__(problem, tol, max_iter, time_limit, anderson=anderson, **settings)
+                 time_limit: float | None = None, **options: Any) -> None:
+        opts = dict(options)
+        if opts.get("anderson") is None:
+            opts["anderson"] = int(max(0, min(10, ANDERSON_BYTES // (16.0 * max(problem.m, 1)))))
+        super().__init__(problem, tol, max_iter, time_limit, **opts)
+        o = self.options
         for d in list(self.psd_proj):
-            if d >= int(partial_min_order):
+            if d >= int(o["partial_min_order"]):
                 self.psd_proj[d] = _PartialPSDProjector(d)
-        self.krylov_factor = float(krylov_factor)
-        self.gap_tol = float(gap_tol) if gap_tol is not None else 10.0 * self.tol
-        self.rounding = rounding
-        self.initial = initial
-        self.cert_start = float(cert_start)
-        self.cert_share = float(cert_share)
+        self.krylov_factor = float(o["krylov_factor"])
+        self.gap_tol = float(o["gap_tol"]) if o["gap_tol"] is not None else 10.0 * self.tol
+        self.rounding = o["rounding"]
+        self.initial = o["initial"]
+        self.cert_start = float(o["cert_start"])
+        self.cert_share = float(o["cert_share"])
         self.certifier = None
-        if trace_bound is not None:
+        if o["trace_bound"] is not None:
             from sosproj.sdp.support_bounds import SupportCertifier
 
-            self.certifier = SupportCertifier(problem, float(trace_bound), interior)
+            self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self._cert_time = 0.0
         self._cert_count = 0
         self._t_start = 0.0
         self._map_calls = 0
-        self.setup_time = time.perf_counter() - t0
+        self._built()
 
     def _certify(self, x: np.ndarray, y: np.ndarray, *, repair: bool) -> dict[str, float]:
         assert self.certifier is not None
@@ -323,4 +329,7 @@ class Backend(_admm.Backend):
         return super()._map(w, q, b)
 
 
-__all__ = ["Backend", "PARTIAL_MIN_ORDER"]
+#: short alias
+Backend = LowrankBackend
+
+__all__ = ["LowrankBackend", "Backend", "PARTIAL_MIN_ORDER"]
