@@ -46,7 +46,7 @@ def test_cosine_release_matches_the_library_and_writes_a_clean_sidecar(vectors, 
     assert "cos.npz" in text.out and "--seed" in text.err  # seeded noise is flagged
     assert sorted(os.listdir(out.parent)) == ["cos.json", "cos.npz"]
     value = np.load(out.parent / "cos.npz")["value"]
-    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, method="exact", rng=5)
+    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, sensitivity=1.0, method="exact", rng=5)
     np.testing.assert_array_equal(value, ref.value)
     side = json.loads((out.parent / "cos.json").read_text())
     assert side["sosproj_version"] == sosproj.__version__
@@ -87,7 +87,7 @@ def test_cosine_inputs_and_methods(vectors, tmp_path, fmt, method):
     assert _run("release", "cosine", tmp_path / f"in.{fmt}", *EPS, "--method", method, "--seed", "1",
                 "-o", out, "-q", *extra) == 0
     got = np.load(f"{out}.npz")["value"]
-    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, method=method, rng=1)
+    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, sensitivity=1.0, method=method, rng=1)
     np.testing.assert_allclose(got, ref.value, rtol=1e-12, atol=1e-12)  # csv: 18-digit round trip
     assert json.loads(open(f"{out}.json").read())["method"] == method
 

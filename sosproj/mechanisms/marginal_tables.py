@@ -66,6 +66,7 @@ from sosproj.data.contingency import (
 )
 from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
 from sosproj.rng import RngLike, as_generator
+from sosproj.threads import with_thread_policy
 from sosproj.validation import (
     check_binary_matrix,
     check_choice,
@@ -434,6 +435,7 @@ def _generic_projection(cells: np.ndarray, layout: TableLayout, degree: int, wei
     return y[: int(index.starts[k + 1])], info
 
 
+@with_thread_policy
 def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                    workload: Sequence[Sequence[int]] | None = None, calibration: str = "analytic",
                    degree: int | None = None, solver: str = "auto", rng: RngLike = None,

@@ -74,6 +74,7 @@ from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterEr
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.rng import RngLike, as_generator
+from sosproj.threads import with_thread_policy
 from sosproj.validation import (
     check_choice,
     check_int,
@@ -399,6 +400,7 @@ def _project_pseudo_moment(key: tuple[Any, ...], build: Any, degree: int, k: int
     return X, info
 
 
+@with_thread_policy
 def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str = DEFAULT_METHOD,
                       sparsity: int | None = None, on_violation: str = "truncate",
                       calibration: str = "analytic", degree: int | None = None, solver: str = "auto",

@@ -36,11 +36,13 @@ from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.rng import RngLike, as_generator
 from sosproj.sets.base import ConvexSet
+from sosproj.threads import with_thread_policy
 from sosproj.validation import check_choice, check_privacy_params
 
 CALIBRATIONS = ("analytic", "paper", "classical")
 
 
+@with_thread_policy
 def perturb_and_project(A: Any, S: ConvexSet, *, epsilon: float, delta: float, sensitivity: float,
                         calibration: str = "analytic", rng: RngLike = None,
                         project_options: dict[str, Any] | None = None,

@@ -280,19 +280,15 @@ def cone_violation(s: np.ndarray, cones: Cones, *, dual: bool = False) -> float:
 
 
 def _single_thread_blas() -> Any:
-    """Limit BLAS to one thread where ``threadpoolctl`` is installed (else a no-op).
+    """The BLAS thread policy of :mod:`sosproj.threads` (one thread unless the user overrides it).
 
     On an oversubscribed machine a multi-threaded ``eigh`` of order 200-500 was
     measured 40x slower than single-threaded; the checks here are small dense
     problems that gain nothing from threads.
     """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - optional
-        import contextlib
+    from sosproj.threads import blas_threads
 
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
+    return blas_threads()
 
 
 def _project_soc(v: np.ndarray) -> np.ndarray:
