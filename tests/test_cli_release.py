@@ -272,3 +272,51 @@ def test_marginals_default_method_is_resolved_in_the_sidecar(records, tmp_path):
                 "-o", tmp_path / "b", "-q") == 0
     side = json.loads((tmp_path / "b.json").read_text())
     assert side["method"] == "cube" and side["public_parameters"]["sparsity"] == 5
+
+
+@pytest.mark.parametrize("method", ["auto", "tables", "cube", "sos"])
+def test_size_refusal_happens_before_the_input_is_read(tmp_path, monkeypatch, capsys, method):
+    """50 x 400 binary records, k = 3: refused from the file header's sizes, the records never read."""
+    import sosproj.cli.release as crel
+
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(4 * 2**30))
+    path = tmp_path / "wide.npy"
+    np.save(path, (np.random.default_rng(0).random((50, 400)) < 0.3).astype(np.uint8))
+
+    def no_read(*a, **k):
+        raise AssertionError("the records were read before the size refusal")
+
+    monkeypatch.setattr(crel, "read_array", no_read)
+    code = main(["release", "marginals", str(path), "-k", "3", "--method", method, "--epsilon", "1",
+                 "--delta", "1e-6", "-o", str(tmp_path / "out")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "needs an estimated" in err and "SOSPROJ_MEMORY_LIMIT" in err and "n=400" in err
+    assert not list(tmp_path.glob("out*"))
+
+
+@pytest.mark.parametrize("method", ["tables", "cube", "symmetrize"])
+def test_api_size_refusal_happens_before_any_data_pass(monkeypatch, method):
+    import sosproj.mechanisms.marginal_tables as mt
+    import sosproj.mechanisms.marginals as mg
+    from sosproj.errors import ResourceLimitError
+
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(2**20))  # 1 MiB: the 400^3 tensor cannot fit either
+
+    def no_pass(*a, **k):
+        raise AssertionError("the data were touched before the size refusal")
+
+    monkeypatch.setattr(mt, "check_binary_matrix", no_pass)
+    monkeypatch.setattr(mg, "enforce_sparsity", no_pass)
+    D = np.zeros((50, 400), dtype=np.uint8)
+    with pytest.raises(ResourceLimitError, match="n=400"):
+        mg.release_marginals(D, 3, epsilon=1.0, delta=1e-6, method=method, rng=0)
+    with pytest.raises(ResourceLimitError):
+        mt.release_tables(D, 3, epsilon=1.0, delta=1e-6, rng=0)
+
+
+def test_cli_release_of_a_small_npy_still_works_with_the_size_check(tmp_path):
+    path = tmp_path / "small.npy"
+    np.save(path, (np.random.default_rng(1).random((40, 4)) < 0.5).astype(np.uint8))
+    assert main(["release", "marginals", str(path), "-k", "2", "--method", "symmetrize", "--epsilon", "1",
+                 "--delta", "1e-6", "-o", str(tmp_path / "m"), "-q"]) == 0

@@ -485,6 +485,10 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     >>> round(rel.query([0, 1]), 2), round(float(rel.table([0, 1]).sum()), 6)
     (2.0, 4.0)
     """
+    from sosproj.mechanisms.sizes import check_marginals_size
+
+    if workload is None:  # sizes alone, before any pass over the data
+        check_marginals_size(getattr(D, "shape", None), k, method="tables", degree=degree)
     X = check_binary_matrix(D, "D")
     m, n = X.shape
     k = check_int(k, "k", minimum=1, maximum=n)

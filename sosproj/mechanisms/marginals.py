@@ -444,6 +444,9 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     method = check_choice(method, "method", METHODS)
     if method == "auto":
         method = resolve_method(sparsity)
+    from sosproj.mechanisms.sizes import check_marginals_size
+
+    check_marginals_size(getattr(D, "shape", None), k, method=method, sparsity=sparsity, degree=degree)  # no data pass
     if method == "tables":
         if sparsity is not None:
             raise InvalidParameterError("sparsity is not supported by method='tables'; pass sparsity=None")
