@@ -154,7 +154,7 @@ def test_python_dash_m_banner_and_passthrough():
     proc = _run_module("info", "--json", "--no-mosek-check")
     assert proc.returncode == 0 and json.loads(proc.stdout)["sosproj"] == sosproj.__version__
     proc = _run_module("release", "cosine", "/nonexistent/x.npy", "--epsilon", "1", "--delta", "1e-6",
-                       "-o", "/nonexistent/out")
+                       "--sensitivity", "1", "-o", "/nonexistent/out")
     assert proc.returncode == 2 and "does not exist" in proc.stderr
 
 

@@ -134,9 +134,11 @@ class SuiteProgress:
         left = [n for n in self.names if n not in self.times]
         if any(n not in self.recorded for n in left):
             return None
-        total = sum(self.recorded[n] for n in left) * self.speed()
-        if running is not None:
-            total = max(total - running_for, 0.0)
+        speed = self.speed()
+        current = None if running is None else self.names[running]
+        total = sum(self.recorded[n] for n in left if n != current) * speed
+        if current is not None and current in self.recorded:
+            total += max(self.recorded[current] * speed - running_for, 0.0)
         return total
 
     def check(self, i: int) -> Any:
@@ -156,8 +158,10 @@ class SuiteProgress:
                     now = self.clock()
                     so_far = now - self._check_t0
                     left = self.time_left(i, so_far)
+                    late = rec is not None and so_far > rec * self.speed()
                     self.emit(f"{self._tag(i)}: still running, {format_seconds(so_far)} so far"
-                              + (f" (recorded {format_seconds(rec)})" if rec else "")
+                              + (f" (recorded {format_seconds(rec)}"
+                                 + ("; slower than estimated" if late else "") + ")" if rec else "")
                               + f"; suite {format_seconds(now - self.t0)} elapsed"
                               + (f", about {format_seconds(left)} left" if left is not None else ""))
 

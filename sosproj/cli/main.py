@@ -136,7 +136,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     JSON ``{"error": ...}`` document with ``--json``) and mapped to the exit
     codes listed in the module docstring.
 
-    >>> main(["release", "cosine", "missing.npy", "--epsilon", "1", "--delta", "1e-6", "-o", "out"])
+    >>> main(["release", "cosine", "missing.npy", "--epsilon", "1", "--delta", "1e-6", "--sensitivity", "1",
+    ...       "-o", "out"])
     2
     """
     try:
