@@ -302,6 +302,68 @@ def _notes(exp: dict[str, Any]) -> str:
                    "(not a valid output of the mechanism's set).")
 
 
+def headline(result: dict[str, Any]) -> list[str]:
+    """The demo's conclusions in words, computed from its tables (printed last; quoted in the docs).
+
+    Sentences are skipped when a method they compare was not run or failed.
+
+    >>> tiny = DemoConfig(cosine_n=5, cosine_methods=("gaussian", "exact"), marginal_n=3,
+    ...                   marginal_methods=("gaussian", "tables"), draws=2)
+    >>> res = {"cosine": cosine_experiment(tiny, 0, Console(quiet=True)),
+    ...        "marginals": marginals_experiment(tiny, 0, Console(quiet=True))}
+    >>> headline(res)[0].startswith("Cosine similarities: the exact projection cuts the mean squared error")
+    True
+    """
+    def rows(key: str) -> dict[str, dict[str, Any]]:
+        return {r["method"]: r for r in result[key]["rows"] if r["error"] is not None}
+
+    c, mg = rows("cosine"), rows("marginals")
+    out = []
+    if "exact" in c and c["exact"]["ratio"]:
+        text = (f"Cosine similarities: the exact projection cuts the mean squared error of the Gaussian "
+                f"mechanism {1 / c['exact']['ratio']:.0f}-fold")
+        if "dykstra" in c and c["dykstra"]["seconds"] > 0 and c["exact"]["seconds"] > 0:
+            text += (f"; Dykstra's algorithm reaches the same point ({c['dykstra']['errors'][0]:.4g} vs "
+                     f"{c['exact']['errors'][0]:.4g} on the first draw) "
+                     f"{c['dykstra']['seconds'] / c['exact']['seconds']:.0f} times slower")
+        out.append(text + ".")
+        if "alternating" in c and c["alternating"]["violation"] is not None:
+            out.append(f"The paper's averaged projections (Algorithm 4) stop at a point with "
+                       f"{c['alternating']['error'] / c['exact']['error']:.1f} times the error of the exact "
+                       f"projection, outside the set by {c['alternating']['violation']:.3g}: not a valid "
+                       "similarity matrix.")
+    folds = [f"{name} {1 / mg[name]['ratio']:.1f}-fold" for name in ("cube", "tables")
+             if name in mg and mg[name]["ratio"]]
+    if folds:
+        text = (f"{result['marginals']['k']}-way marginals: against the Gaussian mechanism, the error of "
+                "the counts drops " + " and ".join(folds))
+        valid = [name for name in ("cube", "tables") if name in mg and mg[name]["feasible"]]
+        if valid:
+            text += f"; only {' and '.join(valid)} release tables without negative counts"
+        out.append(text + ".")
+    return out
+
+
+def render_text(result: dict[str, Any]) -> str:
+    """The tables and conclusions ``sosproj demo`` prints (a function of the report only).
+
+    ``docs/cli.md`` quotes this text for the recorded demo (``benchmarks/results_demo``);
+    ``tests/test_cli_docs.py`` checks that the quote is current.
+    """
+    from sosproj.cli.output import format_table
+
+    c, mg = result["cosine"], result["marginals"]
+    eps, delta = result["epsilon"], result["delta"]
+    return "\n".join([
+        f"Cosine similarities of {c['n']} bundled vectors, epsilon={eps:g}, delta={delta:g}; error: {c['error']}, "
+        f"mean +- sd over {c['draws']} noise draws",
+        format_table(HEADER, _table_rows(c)), "",
+        f"{mg['k']}-way marginals of {mg['m']} records x {mg['n']} binary attributes, epsilon={eps:g}, "
+        f"delta={delta:g}; error: {mg['error']}, mean +- sd over {mg['draws']} noise draws",
+        format_table(HEADER, _table_rows(mg)), "",
+        *headline(result)])
+
+
 def _markdown(result: dict[str, Any]) -> str:
     def md_table(exp: dict[str, Any]) -> str:
         lines = ["| " + " | ".join(HEADER) + " |", "|" + "---|" * len(HEADER)]
@@ -319,6 +381,7 @@ def _markdown(result: dict[str, Any]) -> str:
         "", md_table(c), "",
         f"## {mg['k']}-way marginals: {mg['m']} binary digit images, {mg['n']} pixels", "",
         _notes(mg), "", md_table(mg), "",
+        "## In words", "", *[f"* {line}" for line in headline(result)], "",
         "![errors](errors.png)", "",
     ])
 
@@ -455,12 +518,7 @@ def run(args: argparse.Namespace, console: Console) -> int:
     """
     result = run_demo(args.out, quick=args.quick, seed=args.seed, console=console)
     c, mg = result["cosine"], result["marginals"]
-    console.print(f"\nCosine similarities of {c['n']} bundled vectors, epsilon={result['epsilon']:g} "
-                  f"(error: {c['error']})")
-    console.table(HEADER, _table_rows(c))
-    console.print(f"\n{mg['k']}-way marginals of {mg['m']} records x {mg['n']} binary attributes, "
-                  f"epsilon={result['epsilon']:g} (error: {mg['error']})")
-    console.table(HEADER, _table_rows(mg))
+    console.print("\n" + render_text(result))
     console.print(f"\nreport written to {args.out} (report.json, report.md, errors.png) "
                   f"in {result['total_seconds']:.1f} s")
     console.emit(result)
