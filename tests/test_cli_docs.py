@@ -135,7 +135,7 @@ def test_getting_started_describes_the_info_keys_of_a_release():
 
 # ------------------------------------------------------------------ demo numbers in the docs
 
-DEMO_REPORT = ROOT / "benchmarks" / "results_demo" / "report.json"
+DEMO_REPORT = ROOT / "benchmarks" / "results_demo_report" / "report.json"
 
 
 def _demo_result() -> dict:

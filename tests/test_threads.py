@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+import scs  # noqa: F401 - loads a single-threaded OpenBLAS build, as the full suite does
 from threadpoolctl import threadpool_info, threadpool_limits
 
 from sosproj import threads
@@ -18,8 +19,14 @@ from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+#: BLAS libraries whose thread count can be changed (a single-threaded build, like SCS's bundled
+#: OpenBLAS, always reports 1); filled by the ``two_threads`` fixture
+ADJUSTABLE: set[str] = set()
+
+
 def blas_counts() -> set[int]:
-    return {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
+    return {lib["num_threads"] for lib in threadpool_info()
+            if lib["user_api"] == "blas" and (not ADJUSTABLE or lib["filepath"] in ADJUSTABLE)}
 
 
 class Recorder(ConvexSet):
@@ -47,6 +54,10 @@ def two_threads(monkeypatch):
     monkeypatch.delenv(threads.ENV_VAR, raising=False)
     threads.set_num_threads(None)
     with threadpool_limits(limits=2, user_api="blas"):
+        ADJUSTABLE.clear()
+        ADJUSTABLE.update(lib["filepath"] for lib in threadpool_info()
+                          if lib["user_api"] == "blas" and lib["num_threads"] == 2)
+        assert ADJUSTABLE, "no BLAS library with an adjustable thread count"
         yield
     threads.set_num_threads(None)
 

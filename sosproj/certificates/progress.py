@@ -163,7 +163,8 @@ class SuiteProgress:
                               + (f" (recorded {format_seconds(rec)}"
                                  + ("; slower than estimated" if late else "") + ")" if rec else "")
                               + f"; suite {format_seconds(now - self.t0)} elapsed"
-                              + (f", about {format_seconds(left)} left" if left is not None else ""))
+                              + (f", about {format_seconds(left)} left" if left is not None and not late
+                                 else f", at least {format_seconds(left)} left" if left is not None else ""))
 
             thread = threading.Thread(target=beat, name=f"sosproj-progress-{name}", daemon=True)
             thread.start()

@@ -347,7 +347,7 @@ def headline(result: dict[str, Any]) -> list[str]:
 def render_text(result: dict[str, Any]) -> str:
     """The tables and conclusions ``sosproj demo`` prints (a function of the report only).
 
-    ``docs/cli.md`` quotes this text for the recorded demo (``benchmarks/results_demo``);
+    ``docs/cli.md`` quotes this text for the recorded demo (``benchmarks/results_demo_report``);
     ``tests/test_cli_docs.py`` checks that the quote is current.
     """
     from sosproj.cli.output import format_table
