@@ -162,7 +162,8 @@ def _get_controller() -> Any:
             except ImportError:  # pragma: no cover - threadpoolctl is a dependency
                 _controller = False
             else:
-                import numpy  # noqa: F401 - load numpy's BLAS before scanning the libraries
+                import numpy  # noqa: F401 - load numpy's and scipy's BLAS before scanning the libraries
+                import scipy.linalg  # noqa: F401
 
                 _controller = ThreadpoolController()
                 _controller_key = len(sys.modules)
@@ -184,12 +185,21 @@ def blas_threads(threads: ThreadsLike = None, *, kind: Kind = "small", order: in
     """
     current = getattr(_state, "limit", None)  # None: no sosproj region is active in this thread
     outer_explicit = getattr(_state, "explicit", False)
+    scanned = getattr(_state, "scanned", -1)  # len(sys.modules) when the current limit was applied
     if threads is None and outer_explicit:
-        yield current  # an enclosing blas_threads(N) chose for everything inside it
-        return
-    limit = policy_threads(threads, kind=kind, order=order)
-    controller = _get_controller() if limit != current else None
-    _state.limit, _state.explicit = limit, threads is not None
+        limit = current  # an enclosing blas_threads(N) chose for everything inside it
+    else:
+        limit = policy_threads(threads, kind=kind, order=order)
+    if limit is None and current is None:
+        changed = False  # no region limits anything: leave the libraries alone
+    else:
+        # a different limit, or libraries loaded since the limit was applied (e.g. scipy's or a
+        # solver's own BLAS, imported inside an outer region): apply it (again)
+        changed = limit != current or len(sys.modules) != scanned
+    controller = _get_controller() if changed else None
+    _state.limit, _state.explicit = limit, outer_explicit or threads is not None
+    if controller is not None:
+        _state.scanned = _controller_key
     try:
         if controller is None:  # nothing to change (or no threadpoolctl: the policy is a no-op)
             yield limit
@@ -199,7 +209,7 @@ def blas_threads(threads: ThreadsLike = None, *, kind: Kind = "small", order: in
             with controller.limit(limits=apply, user_api="blas"):
                 yield limit
     finally:
-        _state.limit, _state.explicit = current, outer_explicit
+        _state.limit, _state.explicit, _state.scanned = current, outer_explicit, scanned
 
 
 def with_thread_policy(func: F) -> F:

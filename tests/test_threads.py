@@ -108,6 +108,20 @@ def test_large_operation_gets_every_core_inside_a_limited_region(two_threads):
     assert blas_counts() == {2}
 
 
+def test_libraries_loaded_inside_a_region_are_limited_by_the_next_region(two_threads, monkeypatch):
+    """A BLAS loaded after the outer region was applied (as scipy's or a solver's BLAS imported by the
+    first call) must not keep its default threads in the nested regions of sosproj's solver loops."""
+    import types
+
+    with threads.blas_threads():
+        assert blas_counts() == {1}
+        threadpool_limits(limits=2, user_api="blas")  # stands for a library that arrives with 2 threads
+        monkeypatch.setitem(sys.modules, "sosproj_test_new_blas", types.ModuleType("x"))  # ... by an import
+        S = Recorder()
+        S.support(np.zeros(2))
+        assert S.seen == [{1}]
+
+
 @pytest.mark.parametrize("bad, err", [("0", InvalidParameterError), ("two", InvalidParameterError),
                                       ("-1", InvalidParameterError)])
 def test_bad_environment_value_is_refused_with_the_variable_named(two_threads, monkeypatch, bad, err):
@@ -141,14 +155,16 @@ def test_mechanism_runs_under_the_policy(two_threads, monkeypatch):
 
 CLI_PROBE = """
 import json, sys
-import numpy
+import numpy  # numpy's BLAS only: scipy's arrives inside the verb, as in `sosproj demo`
 from threadpoolctl import threadpool_limits, threadpool_info
 threadpool_limits(limits=2, user_api="blas")
 import sosproj.cli.info as info
 seen = []
 real = info.collect_info
 def spy(**k):
-    seen.append(sorted({l["num_threads"] for l in threadpool_info() if l["user_api"] == "blas"}))
+    libs = [l for l in threadpool_info() if l["user_api"] == "blas" and "scs" not in l["filepath"]]
+    assert any("scipy.libs" in l["filepath"] for l in libs), "scipy's BLAS must be loaded and limited"
+    seen.append(sorted({l["num_threads"] for l in libs}))
     return real(**k)
 info.collect_info = spy
 from sosproj.cli.main import main
