@@ -5,19 +5,20 @@ Clarabel iterations, Gaussian-complexity trials) are long sequences of *small*
 dense operations: eigendecompositions and products of matrices a few dozen to a
 few hundred wide. For those, a second BLAS thread gains little on an idle machine
 and loses a lot on a busy one: OpenBLAS threads spin-wait for work, and when the
-cores are taken by another process every call waits for a time slice. Measured on a
-2-core machine with a second process running BLAS (``benchmarks/threads_under_load.py``,
-raw output in ``benchmarks/results_threads/``): the README marginals release and a
-degree-4 support at ``n = 12`` ran many times slower with the default threads than
-with one thread, while one thread was as fast as two when the machine was idle.
+cores are taken by other processes every call waits for time slices.
 
 **The policy.** Every public entry point of sosproj (the mechanisms, ``project`` /
-``support`` of every convex set, the certificate runner, every CLI verb) runs its
-linear algebra on :data:`DEFAULT_THREADS` (= 1) BLAS thread, applied with
-:mod:`threadpoolctl` for the duration of the call and restored afterwards. Large
-one-off factorizations can opt into all cores with ``blas_threads(kind="large")``,
-which grants every core only for matrices of order at least
-:data:`LARGE_ORDER`; measured here, no operation of the default routes reaches it.
+``support`` / ``contains`` of every convex set, the certificate runner, every CLI
+verb) runs its linear algebra on :data:`DEFAULT_THREADS` (= 1) BLAS thread, applied
+with :mod:`threadpoolctl` for the duration of the call and restored afterwards.
+Nested calls keep the limit (and apply it to BLAS libraries loaded meanwhile, e.g.
+a solver's own). Measured (``benchmarks/threads_under_load.py``, raw output in
+``benchmarks/results_threads/``) on a 2-core machine shared with other jobs: the
+libraries' default two threads made the README marginals release about 40 times
+slower than one thread, a degree-4 support at ``n = 12`` 5 to 20 times slower, and
+even one large factorization (``eigh`` of order 2000) 3.6 to 4.6 times slower. So
+sosproj never raises the thread count on its own: on a machine you have to
+yourself, ask for more threads explicitly (below).
 
 **Overriding it** (first match wins):
 
@@ -28,17 +29,18 @@ which grants every core only for matrices of order at least
    to leave the BLAS libraries' own setting (one thread per core) untouched;
 3. the policy above.
 
-``OPENBLAS_NUM_THREADS`` and friends still set the libraries' own default, which
-sosproj only changes inside its calls. Without :mod:`threadpoolctl` installed the
-policy is a no-op (it is a dependency, so that only happens in unusual installs).
+``OPENBLAS_NUM_THREADS`` and friends still set the libraries' own default, used
+outside sosproj's calls; inside them the policy (or ``SOSPROJ_NUM_THREADS``) decides.
+Without :mod:`threadpoolctl` installed the policy is a no-op (it is a dependency, so
+that only happens in unusual installs).
 
 Examples
 --------
 >>> import numpy as np
 >>> from threadpoolctl import threadpool_info
->>> from sosproj.threads import blas_threads, configured_threads
->>> configured_threads() in (None, 1) or configured_threads() >= 1
-True
+>>> from sosproj.threads import blas_threads, policy_threads
+>>> policy_threads(), policy_threads(3), policy_threads("all")
+(1, 3, None)
 >>> with blas_threads(1):
 ...     {lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"}
 {1}
@@ -60,11 +62,8 @@ from sosproj.errors import InputTypeError, InvalidParameterError
 ENV_VAR = "SOSPROJ_NUM_THREADS"
 #: BLAS threads of sosproj's operations when nothing overrides the policy
 DEFAULT_THREADS = 1
-#: matrix order from which ``blas_threads(kind="large", order=...)`` grants every core
-LARGE_ORDER = 4000
 
 ThreadsLike = int | Literal["all"] | None
-Kind = Literal["small", "large"]
 F = TypeVar("F", bound=Callable[..., Any])
 
 _ALL = "all"
@@ -123,26 +122,19 @@ def configured_threads(threads: ThreadsLike = None) -> int | Literal["all"] | No
     return None
 
 
-def policy_threads(threads: ThreadsLike = None, *, kind: Kind = "small", order: int | None = None
-                   ) -> int | None:
-    """BLAS threads for an operation: an integer limit, or ``None`` for "do not limit".
+def policy_threads(threads: ThreadsLike = None) -> int | None:
+    """BLAS threads of sosproj's operations: an integer limit, or ``None`` for "do not limit".
 
-    ``kind="small"`` (the default) is an iterative solver's dense step: one thread.
-    ``kind="large"`` with ``order >= LARGE_ORDER`` is a factorization big enough to gain
-    from every core: no limit. A user choice (see :func:`configured_threads`) wins.
+    The user's choice (see :func:`configured_threads`) if any, else :data:`DEFAULT_THREADS`.
 
-    >>> policy_threads(), policy_threads(kind="large", order=10_000), policy_threads(4)
-    (1, None, 4)
+    >>> policy_threads(), policy_threads(4), policy_threads("all") is None
+    (1, 4, True)
     """
-    if kind not in ("small", "large"):
-        raise InvalidParameterError(f"kind must be 'small' or 'large'; got {kind!r}")
     chosen = configured_threads(threads)
     if chosen == _ALL:
         return None
     if chosen is not None:
         return int(chosen)
-    if kind == "large" and order is not None and order >= LARGE_ORDER:
-        return None
     return DEFAULT_THREADS
 
 
@@ -171,8 +163,7 @@ def _get_controller() -> Any:
 
 
 @contextlib.contextmanager
-def blas_threads(threads: ThreadsLike = None, *, kind: Kind = "small", order: int | None = None
-                 ) -> Iterator[int | None]:
+def blas_threads(threads: ThreadsLike = None) -> Iterator[int | None]:
     """Run the body with the policy's BLAS threads (see :func:`policy_threads`); yield the limit.
 
     ``None`` (yielded) means "not limited". Nested regions are nearly free: an inner
@@ -189,7 +180,7 @@ def blas_threads(threads: ThreadsLike = None, *, kind: Kind = "small", order: in
     if threads is None and outer_explicit:
         limit = current  # an enclosing blas_threads(N) chose for everything inside it
     else:
-        limit = policy_threads(threads, kind=kind, order=order)
+        limit = policy_threads(threads)
     if limit is None and current is None:
         changed = False  # no region limits anything: leave the libraries alone
     else:
@@ -204,7 +195,7 @@ def blas_threads(threads: ThreadsLike = None, *, kind: Kind = "small", order: in
         if controller is None:  # nothing to change (or no threadpoolctl: the policy is a no-op)
             yield limit
         else:
-            # None inside a limited region: every core, for a large factorization
+            # None ('all') inside a limited region: the cores, as the libraries' default would
             apply = (os.cpu_count() or 1) if limit is None else limit
             with controller.limit(limits=apply, user_api="blas"):
                 yield limit
@@ -244,5 +235,5 @@ def current_blas_threads() -> int | None:
     return min(counts) if counts else None
 
 
-__all__ = ["DEFAULT_THREADS", "ENV_VAR", "LARGE_ORDER", "blas_threads", "configured_threads",
+__all__ = ["DEFAULT_THREADS", "ENV_VAR", "blas_threads", "configured_threads",
            "current_blas_threads", "policy_threads", "set_num_threads", "with_thread_policy"]

@@ -97,13 +97,11 @@ def test_argument_beats_environment(two_threads, monkeypatch):
     assert S.seen == [{1}, {1}]
 
 
-def test_large_operation_gets_every_core_inside_a_limited_region(two_threads):
+def test_all_inside_a_limited_region_restores_the_cores_then_the_limit(two_threads):
     with threads.blas_threads():
         assert blas_counts() == {1}
-        with threads.blas_threads(kind="large", order=threads.LARGE_ORDER):
-            assert blas_counts() == {min(2, os.cpu_count() or 1)} or blas_counts() == {os.cpu_count()}
-        with threads.blas_threads(kind="large", order=10):  # small: stays at one
-            assert blas_counts() == {1}
+        with threads.blas_threads("all"):
+            assert blas_counts() == {os.cpu_count()}
         assert blas_counts() == {1}
     assert blas_counts() == {2}
 
@@ -134,7 +132,7 @@ def test_bad_argument_types():
     with pytest.raises(InputTypeError):
         threads.set_num_threads(1.5)  # type: ignore[arg-type]
     with pytest.raises(InvalidParameterError):
-        threads.policy_threads(kind="huge")  # type: ignore[arg-type]
+        threads.policy_threads(0)
 
 
 def test_mechanism_runs_under_the_policy(two_threads, monkeypatch):

@@ -444,8 +444,9 @@ def _plot_png(result: dict[str, Any]) -> bytes:
             ax.scatter([r["error"]], [y], s=70, color=color, marker=marker, zorder=4,
                        edgecolor="black", linewidth=0.5)
             one = len(r["errors"]) == 1 and exp["draws"] > 1
-            ax.annotate(f"{r['error']:.3g}" + (" (first draw only)" if one else ""), (r["error"], y), xytext=(0, 7), textcoords="offset points",
-                        ha="center", fontsize=8)
+            ax.annotate(f"{r['error']:.3g}" + (" (first draw only)" if one else ""), (r["error"], y),
+                        xytext=(8, 5) if one else (0, 7), textcoords="offset points",
+                        ha="left" if one else "center", fontsize=8)
         ax.set_yticks(range(len(rows)))
         ax.set_yticklabels([r["method"] for r in reversed(rows)])
         ax.set_ylim(-0.7, len(rows) - 0.3)
