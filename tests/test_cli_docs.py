@@ -181,3 +181,10 @@ def test_recorded_demo_errors_are_what_the_code_computes_now():
     for key, row in now.items():
         assert row["errors"] == pytest.approx(recorded[key]["errors"][:2], rel=1e-5), key
         assert row["feasible"] == recorded[key]["feasible"], key
+
+
+def test_certify_summary_quoted_in_the_docs_is_what_the_recorded_report_prints():
+    from sosproj.certificates.spec import Report
+
+    first = Report.load(ROOT / "certificates" / "reports" / "quick" / "report.json").summary().splitlines()[0]
+    assert first in (DOCS / "cli.md").read_text(encoding="utf-8")
