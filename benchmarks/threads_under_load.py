@@ -123,8 +123,16 @@ def main() -> None:
                     proc.kill()
                     proc.wait()
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+        report(work, modes, times, loadavg, seen_threads, r + 1, args.json)
+
+
+def report(work: dict[str, Any], modes: dict[str, Any], times: dict[str, list[float]],
+           loadavg: dict[str, list[float]], seen_threads: dict[str, list[int]], rounds: int,
+           json_path: str | None) -> None:
+    """Print the medians and ratios so far; write the raw timings (after every round)."""
     med = {k: statistics.median(v) for k, v in times.items()}
-    print(f"# {args.rounds} rounds; cpus {os.cpu_count()}; BLAS threads inside sosproj calls: "
+    print(f"\n## after round {rounds}")
+    print(f"# {rounds} rounds; cpus {os.cpu_count()}; BLAS threads inside sosproj calls: "
           + ", ".join(f"{m} {t}" for m, t in seen_threads.items()))
     print(f"# 1-min load average at the start of each block: idle median {statistics.median(loadavg['idle']):.1f}, "
           f"loaded median {statistics.median(loadavg['loaded']):.1f} (other users of the machine included)")
@@ -137,12 +145,13 @@ def main() -> None:
         for load in ("idle", "loaded"):
             d, p = med[f"{name}|default|{load}"], med[f"{name}|policy|{load}"]
             print(f"# {name}, {load}: default threads / policy = {d / p:.2f}")
-    if args.json:
-        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump({"rounds": args.rounds, "cpus": os.cpu_count(), "python": platform.python_version(),
+    if json_path:
+        os.makedirs(os.path.dirname(os.path.abspath(json_path)), exist_ok=True)
+        with open(json_path, "w", encoding="utf-8") as fh:
+            json.dump({"rounds": rounds, "cpus": os.cpu_count(), "python": platform.python_version(),
                        "blas_threads_inside": seen_threads, "loadavg": loadavg, "times": times,
                        "medians": med}, fh, indent=2)
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":
