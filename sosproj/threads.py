@@ -221,6 +221,20 @@ def with_thread_policy(func: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def active_limit() -> int | None:
+    """The limit in force in this thread: the innermost :func:`blas_threads` region's, else the policy's.
+
+    ``None`` means "not limited" (``all``).
+
+    >>> with blas_threads(2):
+    ...     active_limit()
+    2
+    """
+    if getattr(_state, "limit", None) is not None or getattr(_state, "explicit", False):
+        return _state.limit
+    return policy_threads()
+
+
 def current_blas_threads() -> int | None:
     """The smallest thread count the loaded BLAS libraries report now (``None`` if none is loaded).
 
@@ -235,5 +249,5 @@ def current_blas_threads() -> int | None:
     return min(counts) if counts else None
 
 
-__all__ = ["DEFAULT_THREADS", "ENV_VAR", "blas_threads", "configured_threads",
+__all__ = ["DEFAULT_THREADS", "ENV_VAR", "active_limit", "blas_threads", "configured_threads",
            "current_blas_threads", "policy_threads", "set_num_threads", "with_thread_policy"]

@@ -183,6 +183,15 @@ def test_cli_applies_the_policy_and_its_overrides(flags, env, expected):
     assert json.loads(out) == {"code": 0, "seen": [expected]}
 
 
+def test_info_reports_the_threads_in_force(capsys):
+    from sosproj.cli.main import main
+
+    assert main(["--threads", "2", "--json", "info", "--no-mosek-check"]) == 0
+    assert json.loads(capsys.readouterr().out)["threads"]["sosproj_blas_threads"] == 2
+    assert main(["--json", "info", "--no-mosek-check"]) == 0
+    assert json.loads(capsys.readouterr().out)["threads"]["sosproj_blas_threads"] == threads.policy_threads()
+
+
 def test_cli_refuses_a_bad_threads_value():
     from sosproj.cli.main import main
 

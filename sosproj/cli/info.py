@@ -120,9 +120,9 @@ def thread_settings() -> dict[str, Any]:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         usable = os.cpu_count()
-    from sosproj.threads import policy_threads
+    from sosproj.threads import active_limit
 
-    limit = policy_threads()
+    limit = active_limit()
     return {"cpu_count": os.cpu_count() or 1, "usable_cpus": usable,
             "sosproj_blas_threads": "all" if limit is None else limit,
             "env": {v: os.environ.get(v) for v in THREAD_VARS}}
