@@ -1,4 +1,4 @@
-"""Audit every sosproj mechanism at the three claims of issue 9, correct and with sigma halved.
+"""Audit every sosproj mechanism at three claims, correct and with sigma halved.
 
 Prints a markdown table of the epsilon lower bounds (95% confidence, Clopper-Pearson threshold
 test, 400 000 trials per input) and the verdicts.

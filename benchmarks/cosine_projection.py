@@ -1,4 +1,4 @@
-"""Benchmark: exact projection onto {X PSD, X_ii <= 1} (issue 3).
+"""Benchmark: exact projection onto {X PSD, X_ii <= 1}.
 
 For each n, builds a noisy Gram matrix of rank-20 vectors and times, in one run:
 one ``numpy.linalg.eigh`` of the same matrix (the unit), the Newton projection,

@@ -1,4 +1,4 @@
-"""Benchmark: utility of private cosine similarities (issue 3).
+"""Benchmark: utility of private cosine similarities.
 
 epsilon = 1, delta = 1e-6, sensitivity = 1 (analytic calibration). For each n,
 random unit vectors of dimension ``--dim`` (20; 0 means n), several seeds: mean squared Frobenius error

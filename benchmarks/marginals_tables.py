@@ -1,4 +1,4 @@
-"""Benchmark: measured contingency tables + Boolean-cube SoS projection (issue 10) vs peers.
+"""Benchmark: measured contingency tables + Boolean-cube SoS projection vs peers.
 
 For every dataset / n / epsilon / seed, the k-way tables are measured ONCE with the Gaussian
 mechanism (sensitivity sqrt(2 * #tables), analytic calibration, delta = 1e-6) and the same noisy

@@ -1,4 +1,4 @@
-"""Utility of the private k-way marginal methods on the bundled datasets (issue 6).
+"""Utility of the private k-way marginal methods on the bundled datasets.
 
 For every dataset, k in {2, 3}, epsilon in {0.5, 1, 2}, delta = 1e-6 and several seeds,
 release all marginals of order <= k with every method (all methods share the same noise
@@ -181,7 +181,7 @@ def run(seeds: int, epsilons: list[float], out: Path | None, plot: Path | None, 
 def render(rows: list[dict], seeds: int, epsilons: list[float]) -> str:
     cmd = f"python benchmarks/marginals_utility.py --seeds {seeds} --eps {','.join(map(str, epsilons))}"
     lines = [
-        "# Benchmark: private k-way marginals (issue 6)", "",
+        "# Benchmark: private k-way marginals", "",
         f"Command: `{cmd} --out docs/bench_marginals.md --plot docs/img/marginals_ratio.png`", "",
         f"delta = {DELTA:g}, analytic Gaussian calibration, {seeds} seeds per cell (the same noise draw per "
         "seed for every method), replace-one adjacency. Errors in count units over all k-way queries "

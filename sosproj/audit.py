@@ -43,7 +43,7 @@ projection is post-processing, so it can only lower the privacy loss, and the
 noisy measurement is where a wrong :math:`\sigma` or sensitivity would show.
 :class:`GaussianMeasurement` wraps a real sosproj mechanism in its noise-only
 configuration: the noise-free measurement comes from the mechanism's own code
-(run inside :func:`~sosproj.privacy.noise.noise_disabled`), the noise scale from
+(run inside :func:`~sosproj.testing.noise_disabled`), the noise scale from
 the :math:`\sigma` the mechanism reports, the noise from :mod:`sosproj.privacy.noise`
 (or the discrete Gaussian), and :meth:`GaussianMeasurement.verify` checks on a few
 hundred real runs that the mechanism's actual noise along the audit direction has
@@ -74,8 +74,9 @@ import numpy as np
 from scipy import stats
 
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
-from sosproj.privacy.noise import gaussian_noise, noise_disabled
+from sosproj.privacy.noise import gaussian_noise
 from sosproj.rng import RngLike, as_generator
+from sosproj.testing import noise_disabled
 from sosproj.validation import (
     check_array,
     check_choice,
@@ -407,7 +408,7 @@ class GaussianMeasurement:
 def under_noised(factor: float = 0.5) -> Iterator[None]:
     r"""TEST-ONLY negative control: every sosproj calibration returns ``factor`` times its sigma.
 
-    Patches :func:`~sosproj.privacy.calibration.gaussian_sigma` and
+    Patches :func:`~sosproj.privacy.calibration.gaussian_sigma`, :func:`~sosproj.privacy.calibration.spec_sigma` and
     :func:`~sosproj.privacy.discrete_gaussian.discrete_gaussian_sigma` wherever a loaded
     sosproj module holds them, and restores them on exit; the mechanisms then
     report and draw the reduced sigma, so a sound audit must fail. Not thread-safe.
@@ -422,7 +423,7 @@ def under_noised(factor: float = 0.5) -> Iterator[None]:
     factor = check_positive(factor, "factor")
     from sosproj.privacy import calibration, discrete_gaussian
 
-    originals = {"gaussian_sigma": calibration.gaussian_sigma,
+    originals = {"gaussian_sigma": calibration.gaussian_sigma, "spec_sigma": calibration.spec_sigma,
                  "discrete_gaussian_sigma": discrete_gaussian.discrete_gaussian_sigma}
 
     def scaled(fn: Callable[..., float]) -> Callable[..., float]:

@@ -33,6 +33,16 @@ class InvalidInputError(SosprojError, ValueError):
     """An input array has the wrong shape, is non-finite, empty or not binary."""
 
 
+class UnknownOptionError(InvalidParameterError, TypeError):
+    """A set, solver or mechanism was given a keyword option it does not accept.
+
+    Raised by :func:`sosproj.policy.check_options`, the one place that checks
+    options, with one message shape: ``"<where> got unknown option(s) [...];
+    accepted options: [...]"``. It is a ``ValueError`` (an invalid parameter) and a
+    ``TypeError`` (like Python's own unexpected-keyword error).
+    """
+
+
 class InputTypeError(SosprojError, TypeError):
     """An argument has the wrong type (e.g. a string where an array is expected)."""
 
@@ -77,6 +87,7 @@ __all__ = [
     "SosprojError",
     "InvalidParameterError",
     "InvalidInputError",
+    "UnknownOptionError",
     "InputTypeError",
     "DataPolicyError",
     "ResourceLimitError",

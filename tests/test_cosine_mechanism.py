@@ -11,11 +11,11 @@ import pytest
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError, ProjectionError
 from sosproj.mechanisms.cosine import default_alternating_steps, normalize_rows, release_cosine_similarities
 from sosproj.mechanisms.perturb_and_project import perturb_and_project
+from sosproj.policy import ConvergenceWarning
 from sosproj.privacy.calibration import gaussian_sigma
-from sosproj.privacy.noise import noise_disabled
 from sosproj.sets import Box, Intersection, PSDFrobeniusBall
-from sosproj.sets.base import ConvergenceWarning
 from sosproj.sets.bounded_diagonal_psd import BoundedDiagonalPSD
+from sosproj.testing import noise_disabled
 
 P = {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 1.0}
 

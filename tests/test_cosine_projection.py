@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionError
-from sosproj.sets.base import ConvergenceWarning
+from sosproj.policy import ConvergenceWarning
 from sosproj.sets.bounded_diagonal_psd import BoundedDiagonalPSD
 from sosproj.sets.newton_bounded_diagonal import bounded_diagonal_dykstra, bounded_diagonal_newton
 

@@ -8,9 +8,10 @@ from scipy import stats
 
 import sosproj as sp
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError, SosprojError
-from sosproj.privacy.noise import gaussian_noise, noise_disabled
+from sosproj.privacy.noise import gaussian_noise
 from sosproj.rng import as_generator
 from sosproj.sets import Box, Intersection, PSDCone, PSDFrobeniusBall, Spectraplex
+from sosproj.testing import noise_disabled
 
 
 def test_noise_variance_matches_sigma() -> None:

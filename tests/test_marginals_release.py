@@ -17,7 +17,7 @@ from sosproj.errors import (
 )
 from sosproj.mechanisms.marginals import MarginalRelease, release_marginals
 from sosproj.privacy.calibration import gaussian_sigma
-from sosproj.privacy.noise import noise_disabled
+from sosproj.testing import noise_disabled
 
 
 def brute_table(D, attrs):

@@ -339,17 +339,6 @@ def test_input_validation():
         R.moments_of(np.array([[np.nan, 0.0]]))
 
 
-def test_tensor_set_is_lazy_import():
-    R = MomentRelaxation(unit_ball(2), 2)
-    try:
-        import sosproj.sets.pseudo_moment  # noqa: F401
-    except ImportError:
-        with pytest.raises(ImportError):
-            R.tensor_set(2)
-    else:
-        assert R.tensor_set(2) is not None
-
-
 @pytest.mark.parametrize("make,D", [(lambda: sparse_ball(2, 1), 6), (lambda: boolean_cube(3, scale=0.5), 6)])
 def test_closed_form_relaxation_equals_groebner_route(make, D):
     """Same standard monomials, identical block and readout matrices via the general Groebner route."""

@@ -219,7 +219,7 @@ def test_parameter_validation() -> None:
     g = PrivacyAccountant(5.0, 1e-6, conversion="gaussian")
     with pytest.raises(InvalidParameterError, match="cks20"):
         g.charge_gaussian(sigma=10.0, sensitivity=1.0, discrete=True)
-    assert g.ledger == []
+    assert g.ledger == ()
 
 
 def test_perturb_and_project_refused_before_noise() -> None:

@@ -21,7 +21,7 @@ from sosproj.privacy.discrete_gaussian import (
     rational_sigma2,
     sample_discrete_gaussian,
 )
-from sosproj.privacy.noise import noise_disabled
+from sosproj.testing import noise_disabled
 
 
 def _chisq_pvalue(samples: np.ndarray, sigma2: float) -> float:

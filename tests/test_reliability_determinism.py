@@ -1,4 +1,4 @@
-"""Determinism (issue 9, item 6): the same seed gives bit-identical output, rng=None fresh entropy."""
+"""Determinism: the same seed gives bit-identical output, rng=None fresh entropy."""
 
 from __future__ import annotations
 

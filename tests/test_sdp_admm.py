@@ -10,9 +10,9 @@ import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, sparse_ball, sphere, unit_ball
-from sosproj.sdp.backends import admm
+from sosproj.sdp.backends import admm, estimate_memory
 from sosproj.sdp.compile import compile_projection, compile_support
-from sosproj.sdp.conic import Cones, ConicProblem, cone_violation, estimate_memory, smat, svec
+from sosproj.sdp.conic import Cones, ConicProblem, cone_violation, smat, svec
 from sosproj.sdp.least_squares import LeastSquaresProjector
 from sosproj.sdp.solve import ConicSolver, solve
 from sosproj.sets.pseudo_moment import PseudoMomentSet

@@ -8,11 +8,11 @@ import pytest
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
+from sosproj.policy import ConvergenceWarning
 from sosproj.sdp import Cones, ConicProblem, ConicSolver, smat, solve, svec, svec_permutation
 from sosproj.sdp.backends.clarabel import row_permutation
 from sosproj.sdp.backends.cvxpy import smat_operator
 from sosproj.sdp.conic import cone_violation, project_dual_cone, svec_indices, svec_operator
-from sosproj.sets.base import ConvergenceWarning
 
 SOLVERS = ("scs", "clarabel", "cvxpy", "admm")
 
@@ -237,3 +237,36 @@ def test_fallback_chain_skips_a_backend_too_large_for_memory(monkeypatch):
     assert res.info["attempts"][0] == ("clarabel", "too large")
     with pytest.raises(ResourceLimitError):
         solve(prob, solver="clarabel")
+
+
+def test_cone_module_projections_against_eigendecomposition_and_distance() -> None:
+    """sosproj.sdp.cones: PSD projection (both branches) equals the clipped eigendecomposition, the
+    SOC projection is the nearest point (checked against a dense search), project_cone is idempotent
+    and cone_violation is the distance to the projection."""
+    from sosproj.sdp.cones import PSDProjector, project_cone, project_psd_svec, project_soc
+
+    rng = np.random.default_rng(0)
+    for d, shift in ((5, -2.0), (5, 2.0), (1, -1.0), (6, 0.0)):   # mostly negative / mostly positive
+        M = rng.standard_normal((d, d))
+        X = (M + M.T) / 2 + shift * np.eye(d)
+        w, U = np.linalg.eigh(X)
+        ref = (U * np.maximum(w, 0)) @ U.T
+        assert np.allclose(smat(PSDProjector(d)(svec(X)), d), ref, atol=1e-12)
+        assert np.allclose(project_psd_svec(svec(X), d), svec(ref), atol=1e-12)
+    for v in (np.array([0.5, 1.0, -1.0]), np.array([-3.0, 1.0, 0.0]), np.array([2.0, 0.1, 0.1])):
+        p = project_soc(v)
+        assert np.linalg.norm(p[1:]) <= p[0] + 1e-12
+        # nearest point: no sampled point of the cone is closer
+        t = rng.uniform(0, 3, 4000)
+        ang = rng.uniform(0, 2 * np.pi, 4000)
+        r = t * rng.uniform(0, 1, 4000)
+        pts = np.column_stack([t, r * np.cos(ang), r * np.sin(ang)])
+        assert np.linalg.norm(v - p) <= np.min(np.linalg.norm(pts - v, axis=1)) + 1e-12
+    cones = Cones(zero=1, nonneg=2, soc=(3,), psd=(3,))
+    s = rng.standard_normal(cones.dim)
+    p = project_cone(s, cones)
+    assert np.allclose(project_cone(p, cones), p, atol=1e-12)
+    assert cone_violation(s, cones) == pytest.approx(float(np.linalg.norm(s - p)), rel=1e-10)
+    pd = project_dual_cone(s, cones)
+    assert pd[0] == s[0] and cone_violation(s, cones, dual=True) == pytest.approx(float(np.linalg.norm(s - pd)),
+                                                                                  rel=1e-10)

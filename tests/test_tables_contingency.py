@@ -1,4 +1,4 @@
-"""Contingency tables, Moebius/Fourier measurement maps, sensitivity, exact polytope LS (issue 10)."""
+"""Contingency tables, Moebius/Fourier measurement maps, sensitivity, exact polytope LS."""
 
 from __future__ import annotations
 

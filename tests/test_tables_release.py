@@ -1,4 +1,4 @@
-"""release_tables: measured tables + Boolean-cube SoS projection (issue 10)."""
+"""release_tables: measured tables + Boolean-cube SoS projection."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from sosproj.mechanisms.marginal_tables import (
     tables_least_squares_reference,
 )
 from sosproj.privacy.calibration import gaussian_sigma
-from sosproj.privacy.noise import noise_disabled
+from sosproj.testing import noise_disabled
 
 
 def _data(m, n, seed=0):

@@ -59,10 +59,10 @@ from sosproj.cli.io import (
 )
 from sosproj.cli.output import Console
 from sosproj.errors import InvalidParameterError, ProjectionError
+from sosproj.privacy.spec import CALIBRATIONS
 
 COSINE_METHODS = ("exact", "dykstra", "alternating", "gaussian")
 MARGINAL_METHODS = ("auto", "tables", "cube", "sos", "sos-sparse", "flatten", "topk", "symmetrize", "gaussian")
-CALIBRATIONS = ("analytic", "paper", "classical")
 
 ADJACENCY = {
     "cosine": ("V and V' (rows = vectors) are adjacent when ||U U^T - U' U'^T||_F <= sensitivity, "

@@ -43,21 +43,25 @@ True
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
-from sosproj.mechanisms.release import Release
-from sosproj.privacy.calibration import gaussian_sigma
+from sosproj.mechanisms.release import Release, noise_info
+from sosproj.policy import OnFail, check_on_fail
+from sosproj.privacy.calibration import spec_sigma
 from sosproj.privacy.noise import gaussian_noise
+from sosproj.privacy.spec import Adjacency, PrivacySpec
 from sosproj.rng import RngLike, as_generator
-from sosproj.sets.base import OnFail, symmetrize
+from sosproj.sets.base import symmetrize
 from sosproj.threads import with_thread_policy
-from sosproj.validation import check_array, check_choice, check_int, check_memory, check_privacy_params
+from sosproj.validation import check_array, check_choice, check_int, check_memory
+
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
 
 METHODS = ("exact", "dykstra", "alternating", "gaussian")
-CALIBRATIONS = ("analytic", "paper", "classical")
 ALTERNATING_STEPS_FACTOR = 2.0
 
 
@@ -97,7 +101,7 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
                                 method: str = "exact", calibration: str = "analytic", rng: RngLike = None,
                                 steps: int | None = None, on_fail: OnFail = "raise",
                                 project_options: dict[str, Any] | None = None,
-                                accountant: Any = None) -> Release:
+                                accountant: PrivacyAccountant | None = None) -> Release:
     r"""Release all pair-wise cosine similarities of the rows of ``V`` with :math:`(\varepsilon,\delta)`-DP.
 
     Implements the paper's Algorithm 3 (``method="exact"``; the cosine-similarity
@@ -124,7 +128,9 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
     on_fail : ``"raise"`` | ``"warn"`` | ``"return"`` when an iterative projection hits
         its cap (``"exact"``, ``"dykstra"``).
     project_options : extra options for the projection (``tol``, ``max_iter``, ``z0``, ...).
-    accountant : optional privacy accountant, charged before any noise is drawn.
+    accountant : optional :class:`~sosproj.privacy.accountant.PrivacyAccountant`, charged before
+        any noise is drawn; the guarantee is under replace-one adjacency (one vector replaced),
+        so an accountant of another adjacency refuses the charge and nothing is released.
 
     Returns
     -------
@@ -149,10 +155,10 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
             "of the change you protect, so sosproj does not guess it: replacing any one vector needs "
             f"Delta = 2*sqrt(2*(n-1)) in the worst case{worst}; the paper's adjacency uses Delta = 1 "
             "(small changes). See docs/cosine.md, 'Adjacency'.")
-    epsilon, delta, sensitivity = check_privacy_params(epsilon, delta, sensitivity)
+    spec = PrivacySpec.create(epsilon=epsilon, delta=delta, sensitivity=sensitivity,
+                              adjacency=Adjacency.REPLACE_ONE, calibration=calibration)
     check_choice(method, "method", METHODS)
-    check_choice(calibration, "calibration", CALIBRATIONS)
-    check_choice(on_fail, "on_fail", ("raise", "warn", "return"))
+    check_on_fail(on_fail)
     if steps is not None:
         if method != "alternating":
             raise InvalidParameterError("steps only applies to method='alternating'; drop it")
@@ -165,12 +171,11 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
     U = normalize_rows(V)
     n = U.shape[0]
     check_memory(12.0 * 8 * n * n, "the cosine-similarity release")
-    sigma = gaussian_sigma(epsilon, delta, sensitivity, calibration)
+    sigma = spec_sigma(spec)
     if accountant is not None:
         # After input validation (bad input must not consume budget), before anything is computed
         # from the data for the release.
-        accountant.charge_gaussian(sigma=sigma, sensitivity=sensitivity, epsilon=epsilon, delta=delta,
-                                   label="cosine_similarities")
+        accountant.charge_gaussian(sigma=sigma, spec=spec, label="cosine_similarities")
     A = U @ U.T
     np.fill_diagonal(A, 1.0)
     # Noise first, one code path for every method (same draw for the same rng).
@@ -204,8 +209,8 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
         info["projection"]["exact"] = False
     else:
         value = Ys
-    return Release(value=value, sigma=sigma, epsilon=epsilon, delta=delta, sensitivity=sensitivity,
-                   calibration=calibration, mechanism=f"cosine_similarities[{method}]", info=info)
+    info.update(noise_info())
+    return Release(value=value, sigma=sigma, spec=spec, mechanism=f"cosine_similarities[{method}]", info=info)
 
 
 __all__ = ["release_cosine_similarities", "normalize_rows", "default_alternating_steps", "METHODS"]

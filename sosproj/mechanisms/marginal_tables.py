@@ -319,7 +319,7 @@ class CubeTablesProjector:
             if on_fail == "warn":
                 import warnings
 
-                from sosproj.sets.base import ConvergenceWarning
+                from sosproj.policy import ConvergenceWarning
                 warnings.warn(msg, ConvergenceWarning, stacklevel=2)
         return f, info
 
@@ -478,7 +478,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
 
     Examples
     --------
-    >>> from sosproj.privacy.noise import noise_disabled
+    >>> from sosproj.testing import noise_disabled
     >>> D = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
     >>> with noise_disabled():
     ...     rel = release_tables(D, 2, epsilon=1.0, delta=1e-6, rng=0)

@@ -43,7 +43,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from sosproj.mechanisms.marginals import release_marginals
->>> from sosproj.privacy.noise import noise_disabled
+>>> from sosproj.testing import noise_disabled
 >>> D = np.array([[1, 1, 0], [1, 0, 1], [1, 1, 1], [0, 1, 1]])
 >>> with noise_disabled():
 ...     rel = release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="symmetrize", rng=0)
@@ -73,6 +73,7 @@ from sosproj.data.moment_tensor import (
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
+from sosproj.privacy.spec import CALIBRATIONS
 from sosproj.rng import RngLike, as_generator
 from sosproj.threads import with_thread_policy
 from sosproj.validation import (
@@ -87,7 +88,6 @@ METHODS = ("auto", "gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "to
 #: resolves (from public parameters only) to ``"tables"`` for dense data (``sparsity=None``) and
 #: to ``"cube"`` with the row-sparsity constraint when ``sparsity=t`` is given.
 DEFAULT_METHOD = "auto"
-CALIBRATIONS = ("analytic", "paper", "classical")
 
 __all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD", "default_degree",
            "resolve_method"]

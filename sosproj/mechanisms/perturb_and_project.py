@@ -28,25 +28,27 @@ Examples
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sosproj.errors import InputTypeError
-from sosproj.mechanisms.release import Release
-from sosproj.privacy.calibration import gaussian_sigma
+from sosproj.mechanisms.release import Release, noise_info
+from sosproj.privacy.calibration import spec_sigma
 from sosproj.privacy.noise import gaussian_noise
+from sosproj.privacy.spec import Adjacency, PrivacySpec
 from sosproj.rng import RngLike, as_generator
 from sosproj.sets.base import ConvexSet
 from sosproj.threads import with_thread_policy
-from sosproj.validation import check_choice, check_privacy_params
 
-CALIBRATIONS = ("analytic", "paper", "classical")
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
 
 
 @with_thread_policy
 def perturb_and_project(A: Any, S: ConvexSet, *, epsilon: float, delta: float, sensitivity: float,
                         calibration: str = "analytic", rng: RngLike = None,
                         project_options: dict[str, Any] | None = None,
-                        accountant: Any = None) -> Release:
+                        accountant: PrivacyAccountant | None = None,
+                        adjacency: Adjacency | str = Adjacency.REPLACE_ONE) -> Release:
     r"""Release :math:`\Pi_S(A + W)` with Gaussian noise calibrated to :math:`(\varepsilon,\delta)`.
 
     Parameters
@@ -54,17 +56,21 @@ def perturb_and_project(A: Any, S: ConvexSet, *, epsilon: float, delta: float, s
     A : the private input (array of any shape the set accepts).
     S : a :class:`~sosproj.sets.base.ConvexSet` containing every admissible input (public).
     epsilon, delta : the privacy guarantee.
-    sensitivity : :math:`\Delta \ge \|A - A'\|_F` for all adjacent inputs; the caller
-        states the adjacency and is responsible for this bound.
+    sensitivity : :math:`\Delta \ge \|A - A'\|_F` for all inputs adjacent under
+        ``adjacency``; the caller is responsible for this bound.
     calibration : ``"analytic"`` (default), ``"paper"`` or ``"classical"``.
     rng : SPEC 7 generator spec; ``None`` = fresh OS entropy (use that for real releases).
     project_options : keyword options for ``S.project`` (``tol``, ``max_iter``, ``steps``, ``on_fail``).
     accountant : optional :class:`~sosproj.privacy.accountant.PrivacyAccountant`, charged
-        before any noise is drawn; a charge over budget raises and releases nothing.
+        before any noise is drawn; a charge over budget or under another adjacency raises
+        and releases nothing.
+    adjacency : the neighbouring relation ``sensitivity`` holds under
+        (:class:`~sosproj.privacy.spec.Adjacency` or its value; default replace-one).
 
     Returns
     -------
-    Release with ``value`` in ``S`` and the projection diagnostics in ``info``.
+    Release with ``value`` in ``S``, its :class:`~sosproj.privacy.spec.PrivacySpec` and the
+    projection diagnostics in ``info``.
 
     Examples
     --------
@@ -75,21 +81,19 @@ def perturb_and_project(A: Any, S: ConvexSet, *, epsilon: float, delta: float, s
     >>> bool(Spectraplex(1.0).contains(rel.value)), rel.info["projection"]["exact"]
     (True, True)
     """
-    epsilon, delta, sensitivity = check_privacy_params(epsilon, delta, sensitivity)
-    check_choice(calibration, "calibration", CALIBRATIONS)
+    spec = PrivacySpec.create(epsilon=epsilon, delta=delta, sensitivity=sensitivity,
+                              adjacency=adjacency, calibration=calibration)
     if not isinstance(S, ConvexSet):
         raise InputTypeError(f"S must be a sosproj ConvexSet; got {type(S).__name__}")
     A = S._check_input(A, "A")  # finite, non-empty, and the set's shape
-    sigma = gaussian_sigma(epsilon, delta, sensitivity, calibration)
+    sigma = spec_sigma(spec)
     if accountant is not None:
-        accountant.charge_gaussian(sigma=sigma, sensitivity=sensitivity, epsilon=epsilon, delta=delta,
-                                   label="perturb_and_project")
+        accountant.charge_gaussian(sigma=sigma, spec=spec, label="perturb_and_project")
     gen = as_generator(rng)
     noisy = A + gaussian_noise(A.shape, sigma, gen)
     value, pinfo = S.project(noisy, return_info=True, **(project_options or {}))
-    return Release(value=value, sigma=sigma, epsilon=epsilon, delta=delta, sensitivity=sensitivity,
-                   calibration=calibration, mechanism=f"perturb_and_project[{type(S).__name__}]",
-                   info={"projection": pinfo.as_dict(), "noise": "gaussian"})
+    return Release(value=value, sigma=sigma, spec=spec, mechanism=f"perturb_and_project[{type(S).__name__}]",
+                   info={"projection": pinfo.as_dict(), "noise": "gaussian", **noise_info()})
 
 
 __all__ = ["perturb_and_project"]

@@ -467,20 +467,6 @@ class MomentRelaxation:
             self._readouts[k] = ro
         return ro
 
-    def tensor_set(self, k: int) -> Any:
-        r"""The convex set :math:`\{\tilde{\mathbb E}[x^{\otimes k}]\}` of this relaxation (a ``ConvexSet``).
-
-        Returns ``sosproj.sets.pseudo_moment.PseudoMomentSet(self, k)`` (projection and support
-        function through :mod:`sosproj.sdp`).
-
-        >>> from sosproj.poly import MomentRelaxation, unit_ball
-        >>> type(MomentRelaxation(unit_ball(2), 2).tensor_set(2)).__name__
-        'PseudoMomentSet'
-        """
-        from sosproj.sets.pseudo_moment import PseudoMomentSet
-
-        return PseudoMomentSet(self, k)
-
     # ---------------------------------------------------------------- checks
     def check(self, y: Any, tol: float = 1e-8) -> MomentCheck:
         """Is ``y`` a valid pseudo-moment vector? Minimum eigenvalue of every block, equality residuals.

@@ -11,7 +11,6 @@ _NAMES = {
     "gaussian_sigma": "sosproj.privacy.calibration",
     "gaussian_delta": "sosproj.privacy.calibration",
     "gaussian_noise": "sosproj.privacy.noise",
-    "noise_disabled": "sosproj.privacy.noise",
     "PrivacyAccountant": "sosproj.privacy.accountant",
     "sample_discrete_gaussian": "sosproj.privacy.discrete_gaussian",
     "discrete_gaussian_sigma": "sosproj.privacy.discrete_gaussian",

@@ -45,12 +45,26 @@ The remaining :math:`\delta` (budget minus the :math:`\delta_i` already charged)
 split between the zCDP conversion and the advanced-composition slack
 :math:`\delta'` so as to minimize the total :math:`\varepsilon`.
 
+Adjacency
+---------
+A guarantee holds for one neighbouring relation (:class:`~sosproj.privacy.spec.Adjacency`),
+and guarantees compose only under the same one. The accountant fixes its adjacency at
+creation (default replace-one); every charge carries an adjacency (from its
+:class:`~sosproj.privacy.spec.PrivacySpec`, or stated; replace-one, sosproj's default,
+when unstated), and a charge under another adjacency is refused with
+:class:`~sosproj.errors.PrivacyBudgetError` before anything is recorded.
+
+The budget and the ledger cannot be changed from outside: the attributes are
+read-only, the ledger is a tuple of frozen :class:`Charge` entries, and only the
+``charge*`` methods append to it (after the checks).
+
 How mechanisms use it
 ---------------------
-Every sosproj mechanism takes ``accountant=None``; when given, the mechanism
-validates its parameters, calibrates :math:`\sigma` (public information only), then
-calls :meth:`PrivacyAccountant.charge_gaussian` *before* any noise is drawn or any
-data-dependent output is computed. A refused charge raises and nothing is released.
+Every sosproj mechanism takes ``accountant: PrivacyAccountant | None``; when given,
+the mechanism validates its parameters into a ``PrivacySpec``, calibrates
+:math:`\sigma` (public information only), then calls
+:meth:`PrivacyAccountant.charge_gaussian` with that spec *before* any noise is drawn
+or any data-dependent output is computed. A refused charge raises and nothing is released.
 
 Examples
 --------
@@ -64,12 +78,16 @@ Examples
 >>> acc.charge_gaussian(sigma=s / 3, sensitivity=1.0)  # doctest: +IGNORE_EXCEPTION_DETAIL
 Traceback (most recent call last):
 PrivacyBudgetError: ...
+>>> acc.ledger.clear()  # doctest: +IGNORE_EXCEPTION_DETAIL
+Traceback (most recent call last):
+AttributeError: 'tuple' object has no attribute 'clear'
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+import threading
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -77,6 +95,7 @@ from scipy.optimize import brentq, minimize_scalar
 from scipy.special import gammaln, log_ndtr
 
 from sosproj.errors import InvalidParameterError, PrivacyBudgetError
+from sosproj.privacy.spec import Adjacency, PrivacySpec
 from sosproj.validation import (
     check_array,
     check_choice,
@@ -298,7 +317,8 @@ class Charge:
     ``kind`` is ``"gaussian"`` (continuous Gaussian, exact GDP composition applies),
     ``"zcdp"`` (any :math:`\\rho`-zCDP mechanism, e.g. the discrete Gaussian) or
     ``"approx"`` (an :math:`(\\varepsilon, \\delta)`-DP mechanism). ``count``
-    identical repetitions are recorded as one entry.
+    identical repetitions are recorded as one entry. ``adjacency`` is the
+    neighbouring relation the charged guarantee holds under.
     """
 
     kind: str
@@ -309,16 +329,15 @@ class Charge:
     delta: float | None = None
     sigma: float | None = None
     sensitivity: float | None = None
+    adjacency: Adjacency = Adjacency.REPLACE_ONE
 
 
-@dataclass
 class PrivacyAccountant:
-    r"""A privacy budget :math:`(\varepsilon, \delta)` with a ledger of charges.
+    r"""A privacy budget :math:`(\varepsilon, \delta)` under one adjacency, with a read-only ledger.
 
     Parameters
     ----------
-    epsilon, delta : the total budget (one adjacency for all charges: the caller
-        must make every charged mechanism use the same neighbouring relation).
+    epsilon, delta : the total budget.
     conversion : zCDP-to-DP conversion, one of ``"best"`` (default), ``"cks20"``,
         ``"bs16"``, ``"gaussian"`` (see module docstring).
     composition : approximate-DP composition, ``"best"`` (default), ``"basic"``,
@@ -326,34 +345,102 @@ class PrivacyAccountant:
     accounting : ``"zcdp"`` (default) charges Gaussian mechanisms by their
         :math:`\rho`; ``"approx"`` charges them by their stated
         :math:`(\varepsilon, \delta)` (the classical way, looser under composition).
+    adjacency : the neighbouring relation of the budget (an
+        :class:`~sosproj.privacy.spec.Adjacency` or its value, default replace-one);
+        charges under another relation are refused.
+
+    Every attribute is read-only; ``ledger`` is a tuple. Charges are serialized by a
+    lock (one accountant may be shared between threads).
 
     >>> acc = PrivacyAccountant(2.0, 1e-6)
     >>> for _ in range(4):
     ...     _ = acc.charge(epsilon=0.25, delta=1e-8)
     >>> round(acc.spent()[0], 4), acc.remaining_epsilon() > 0
     (1.0, True)
+    >>> acc.epsilon = 10.0  # doctest: +IGNORE_EXCEPTION_DETAIL
+    Traceback (most recent call last):
+    AttributeError: ...
     """
 
-    epsilon: float
-    delta: float
-    conversion: str = "best"
-    composition: str = "best"
-    accounting: str = "zcdp"
-    ledger: list[Charge] = field(default_factory=list)
+    __slots__ = ("_epsilon", "_delta", "_conversion", "_composition", "_accounting", "_adjacency",
+                 "_ledger", "_lock", "_frozen")
 
-    def __post_init__(self) -> None:
-        self.epsilon = check_epsilon(self.epsilon)
-        self.delta = check_delta(self.delta)
-        check_choice(self.conversion, "conversion", CONVERSIONS)
-        check_choice(self.composition, "composition", COMPOSITIONS)
-        check_choice(self.accounting, "accounting", ("zcdp", "approx"))
-        self.ledger = list(self.ledger)
+    def __init__(self, epsilon: float, delta: float, conversion: str = "best", composition: str = "best",
+                 accounting: str = "zcdp", *, adjacency: Adjacency | str = Adjacency.REPLACE_ONE) -> None:
+        self._set("_epsilon", check_epsilon(epsilon))
+        self._set("_delta", check_delta(delta))
+        self._set("_conversion", check_choice(conversion, "conversion", CONVERSIONS))
+        self._set("_composition", check_choice(composition, "composition", COMPOSITIONS))
+        self._set("_accounting", check_choice(accounting, "accounting", ("zcdp", "approx")))
+        self._set("_adjacency", Adjacency.parse(adjacency))
+        self._set("_ledger", ())
+        self._set("_lock", threading.Lock())
+        self._set("_frozen", True)
+
+    def _set(self, name: str, value: Any) -> None:
+        object.__setattr__(self, name, value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"PrivacyAccountant is read-only ({name!r} cannot be set); the budget is fixed "
+                             "at creation and the ledger grows only through charge*(); create a new "
+                             "accountant for a new budget")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"PrivacyAccountant is read-only ({name!r} cannot be deleted)")
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__ if name != "_lock"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            self._set(name, value)
+        self._set("_lock", threading.Lock())
+
+    def __repr__(self) -> str:
+        return (f"PrivacyAccountant(epsilon={self._epsilon!r}, delta={self._delta!r}, "
+                f"adjacency={self._adjacency.value!r}, charges={len(self._ledger)})")
+
+    # ------------------------------------------------------------- read-only state
+    @property
+    def epsilon(self) -> float:
+        """The budget's epsilon."""
+        return self._epsilon
+
+    @property
+    def delta(self) -> float:
+        """The budget's delta."""
+        return self._delta
+
+    @property
+    def adjacency(self) -> Adjacency:
+        """The neighbouring relation every charge must share."""
+        return self._adjacency
+
+    @property
+    def conversion(self) -> str:
+        """The zCDP-to-DP conversion."""
+        return self._conversion
+
+    @property
+    def composition(self) -> str:
+        """The approximate-DP composition rule."""
+        return self._composition
+
+    @property
+    def accounting(self) -> str:
+        """``"zcdp"`` or ``"approx"``."""
+        return self._accounting
+
+    @property
+    def ledger(self) -> tuple[Charge, ...]:
+        """The charges so far, oldest first (a tuple of frozen entries: read-only)."""
+        return self._ledger
 
     # ------------------------------------------------------------- queries
     @property
     def rho(self) -> float:
         """Total zCDP parameter of the zCDP ledger (sum of the charged rho's)."""
-        return _rho_of(self.ledger)
+        return _rho_of(self._ledger)
 
     def spent(self, delta: float | None = None) -> tuple[float, float]:
         r"""The composed guarantee :math:`(\varepsilon, \delta)` of everything charged so far.
@@ -365,8 +452,8 @@ class PrivacyAccountant:
         >>> PrivacyAccountant(1.0, 1e-6).spent()
         (0.0, 0.0)
         """
-        target = self.delta if delta is None else check_delta(delta)
-        return _compose(self.ledger, target, self.conversion, self.composition)
+        target = self._delta if delta is None else check_delta(delta)
+        return _compose(list(self._ledger), target, self._conversion, self._composition)
 
     def remaining_epsilon(self) -> float:
         r"""Budget :math:`\varepsilon` minus :func:`spent` :math:`\varepsilon` (may be 0).
@@ -374,7 +461,7 @@ class PrivacyAccountant:
         >>> PrivacyAccountant(1.0, 1e-6).remaining_epsilon()
         1.0
         """
-        return max(0.0, self.epsilon - self.spent()[0])
+        return max(0.0, self._epsilon - self.spent()[0])
 
     def can_afford(self, charge: Charge) -> bool:
         """Whether adding ``charge`` keeps the composed guarantee within the budget.
@@ -383,34 +470,67 @@ class PrivacyAccountant:
         >>> acc.can_afford(Charge(kind="approx", label="x", epsilon=2.0, delta=0.0))
         False
         """
-        eps, dlt = _compose([*self.ledger, charge], self.delta, self.conversion, self.composition)
-        return eps <= self.epsilon * (1.0 + 1e-12) and dlt <= self.delta * (1.0 + 1e-12)
+        eps, dlt = _compose([*self._ledger, charge], self._delta, self._conversion, self._composition)
+        return eps <= self._epsilon * (1.0 + 1e-12) and dlt <= self._delta * (1.0 + 1e-12)
+
+    def check_adjacency(self, adjacency: Adjacency | str | None, label: str = "charge") -> Adjacency:
+        """The adjacency of a charge (replace-one when ``None``), refused if it is not the accountant's.
+
+        Mechanisms may call it at their door, before any work; every ``charge*`` calls it.
+
+        >>> PrivacyAccountant(1.0, 1e-6).check_adjacency("replace-one")
+        <Adjacency.REPLACE_ONE: 'replace-one'>
+        """
+        adj = Adjacency.REPLACE_ONE if adjacency is None else Adjacency.parse(adjacency)
+        if adj is not self._adjacency:
+            raise PrivacyBudgetError(
+                f"charge {label!r} refused: its guarantee holds under {adj.value!r} adjacency but this "
+                f"accountant composes {self._adjacency.value!r} guarantees; nothing was released. Compute "
+                f"the sensitivity under {self._adjacency.value!r} adjacency, or use an accountant created "
+                f"with adjacency={adj.value!r}")
+        return adj
 
     # ------------------------------------------------------------- charges
     def _commit(self, charge: Charge) -> Charge:
-        if not self.can_afford(charge):
-            raise PrivacyBudgetError(
-                f"charge {charge.label!r} refused: it would exceed the privacy budget "
-                f"(epsilon={self.epsilon:g}, delta={self.delta:g}); nothing was released. "
-                "Use a smaller epsilon for this release, or a new accountant for a new budget")
-        self.ledger.append(charge)
+        self.check_adjacency(charge.adjacency, charge.label)
+        with self._lock:
+            if not self.can_afford(charge):
+                raise PrivacyBudgetError(
+                    f"charge {charge.label!r} refused: it would exceed the privacy budget "
+                    f"(epsilon={self._epsilon:g}, delta={self._delta:g}); nothing was released. "
+                    "Use a smaller epsilon for this release, or a new accountant for a new budget")
+            self._set("_ledger", (*self._ledger, charge))
         return charge
 
-    def charge_gaussian(self, *, sigma: float, sensitivity: float, epsilon: float | None = None,
+    def charge_gaussian(self, *, sigma: float, sensitivity: float | None = None, epsilon: float | None = None,
                         delta: float | None = None, label: str = "gaussian", count: int = 1,
-                        discrete: bool = False) -> Charge:
+                        discrete: bool = False, spec: PrivacySpec | None = None,
+                        adjacency: Adjacency | str | None = None) -> Charge:
         r"""Charge ``count`` Gaussian mechanisms (noise ``sigma``, :math:`\ell_2`-sensitivity ``sensitivity``).
 
-        In ``accounting="zcdp"`` mode the charge is :math:`\rho = \Delta^2/(2\sigma^2)` per
-        repetition (BS16 Prop. 1.6; for ``discrete=True``, the discrete Gaussian on an
-        integer-valued query, CKS20 Thm. 14). In ``"approx"`` mode it is the stated
-        ``(epsilon, delta)``, which must then be given. Raises
-        :class:`~sosproj.errors.PrivacyBudgetError` (and records nothing) if over budget.
+        ``spec`` (a :class:`~sosproj.privacy.spec.PrivacySpec`, the mechanisms' way) supplies
+        the sensitivity, the stated ``(epsilon, delta)`` and the adjacency; without it they are
+        given one by one (adjacency replace-one when not stated). In ``accounting="zcdp"``
+        mode the charge is :math:`\rho = \Delta^2/(2\sigma^2)` per repetition (BS16 Prop. 1.6;
+        for ``discrete=True``, the discrete Gaussian on an integer-valued query, CKS20
+        Thm. 14). In ``"approx"`` mode it is the stated ``(epsilon, delta)``, which must
+        then be given. Raises :class:`~sosproj.errors.PrivacyBudgetError` (and records
+        nothing) if over budget or under another adjacency.
 
         >>> acc = PrivacyAccountant(1.0, 1e-6)
         >>> acc.charge_gaussian(sigma=10.0, sensitivity=1.0).rho
         0.005
         """
+        if spec is not None:
+            if not isinstance(spec, PrivacySpec):
+                raise InvalidParameterError("spec must be a PrivacySpec; build it with PrivacySpec.create(...)")
+            if sensitivity is not None or epsilon is not None or delta is not None or adjacency is not None:
+                raise InvalidParameterError("pass either spec= or sensitivity/epsilon/delta/adjacency, not both")
+            sensitivity, epsilon, delta, adjacency = spec.sensitivity, spec.epsilon, spec.delta, spec.adjacency
+        if sensitivity is None:
+            raise InvalidParameterError("charge_gaussian needs sensitivity= (or spec=)")
+        label = str(label)
+        adj = self.check_adjacency(adjacency, label)
         sigma = check_positive(sigma, "sigma")
         sensitivity = check_positive(sensitivity, "sensitivity")
         count = check_int(count, "count", minimum=1)
@@ -418,43 +538,56 @@ class PrivacyAccountant:
             epsilon = check_epsilon(epsilon)
         if delta is not None:
             delta = check_delta(delta)
-        label = str(label)
-        if self.accounting == "approx":
+        if self._accounting == "approx":
             if epsilon is None or delta is None:
                 raise InvalidParameterError(
                     "accounting='approx' needs the stated epsilon and delta of the Gaussian "
                     "mechanism; pass epsilon= and delta= to charge_gaussian")
             return self._commit(Charge(kind="approx", label=label, count=count, epsilon=epsilon,
-                                       delta=delta, sigma=sigma, sensitivity=sensitivity))
+                                       delta=delta, sigma=sigma, sensitivity=sensitivity, adjacency=adj))
         rho = sensitivity ** 2 / (2.0 * sigma ** 2)
         return self._commit(Charge(kind="zcdp" if discrete else "gaussian", label=label, count=count,
                                    rho=rho, epsilon=epsilon, delta=delta, sigma=sigma,
-                                   sensitivity=sensitivity))
+                                   sensitivity=sensitivity, adjacency=adj))
 
-    def charge_zcdp(self, rho: float, *, label: str = "zcdp", count: int = 1) -> Charge:
-        r"""Charge ``count`` :math:`\rho`-zCDP mechanisms.
+    def charge_zcdp(self, rho: float, *, label: str = "zcdp", count: int = 1,
+                    adjacency: Adjacency | str | None = None) -> Charge:
+        r"""Charge ``count`` :math:`\rho`-zCDP mechanisms (under ``adjacency``, replace-one by default).
 
         >>> PrivacyAccountant(1.0, 1e-6).charge_zcdp(0.01).rho
         0.01
         """
+        adj = self.check_adjacency(adjacency, str(label))
         rho = check_positive(rho, "rho")
         count = check_int(count, "count", minimum=1)
-        return self._commit(Charge(kind="zcdp", label=str(label), count=count, rho=rho))
+        return self._commit(Charge(kind="zcdp", label=str(label), count=count, rho=rho, adjacency=adj))
 
-    def charge(self, *, epsilon: float, delta: float = 0.0, label: str = "approx",
-               count: int = 1) -> Charge:
+    def charge(self, *, epsilon: float | None = None, delta: float | None = None, label: str = "approx",
+               count: int = 1, spec: PrivacySpec | None = None,
+               adjacency: Adjacency | str | None = None) -> Charge:
         r"""Charge ``count`` :math:`(\varepsilon, \delta)`-DP mechanisms (``delta=0``: pure DP).
+
+        ``spec`` supplies epsilon, delta and the adjacency instead.
 
         >>> PrivacyAccountant(1.0, 1e-6).charge(epsilon=0.1).epsilon
         0.1
         """
+        if spec is not None:
+            if not isinstance(spec, PrivacySpec):
+                raise InvalidParameterError("spec must be a PrivacySpec; build it with PrivacySpec.create(...)")
+            if epsilon is not None or delta is not None or adjacency is not None:
+                raise InvalidParameterError("pass either spec= or epsilon/delta/adjacency, not both")
+            epsilon, delta, adjacency = spec.epsilon, spec.delta, spec.adjacency
+        if epsilon is None:
+            raise InvalidParameterError("charge needs epsilon= (or spec=)")
+        adj = self.check_adjacency(adjacency, str(label))
         epsilon = check_epsilon(epsilon)
-        delta = check_nonnegative(delta, "delta")
+        delta = check_nonnegative(0.0 if delta is None else delta, "delta")
         if delta >= 1.0:
             raise InvalidParameterError("delta must lie in [0, 1); pass e.g. delta=1e-8")
         count = check_int(count, "count", minimum=1)
         return self._commit(Charge(kind="approx", label=str(label), count=count, epsilon=epsilon,
-                                   delta=delta))
+                                   delta=delta, adjacency=adj))
 
     def summary(self) -> dict[str, Any]:
         """Public summary of the budget and ledger (safe to log: parameters only).
@@ -463,10 +596,10 @@ class PrivacyAccountant:
         0
         """
         eps, dlt = self.spent()
-        return {"budget_epsilon": self.epsilon, "budget_delta": self.delta, "spent_epsilon": eps,
-                "spent_delta": dlt, "rho": self.rho, "charges": len(self.ledger),
-                "conversion": self.conversion, "composition": self.composition,
-                "accounting": self.accounting}
+        return {"budget_epsilon": self._epsilon, "budget_delta": self._delta, "spent_epsilon": eps,
+                "spent_delta": dlt, "rho": self.rho, "charges": len(self._ledger),
+                "conversion": self._conversion, "composition": self._composition,
+                "accounting": self._accounting, "adjacency": self._adjacency.value}
 
 
 # ------------------------------------------------------------------ internals

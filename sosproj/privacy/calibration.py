@@ -50,9 +50,8 @@ from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
 from sosproj.errors import InvalidParameterError
-from sosproj.validation import check_choice, check_epsilon, check_positive, check_privacy_params
-
-CALIBRATIONS = ("analytic", "paper", "classical")
+from sosproj.privacy.spec import CALIBRATIONS, PrivacySpec
+from sosproj.validation import check_epsilon, check_positive
 
 
 def gaussian_log_delta(sigma: float, epsilon: float, sensitivity: float = 1.0) -> float:
@@ -136,8 +135,26 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0,
     >>> round(gaussian_sigma(0.5, 1e-5, 2.0, calibration="classical"), 4)
     19.3792
     """
-    epsilon, delta, sensitivity = check_privacy_params(epsilon, delta, sensitivity)
-    check_choice(calibration, "calibration", CALIBRATIONS)
+    spec = PrivacySpec.create(epsilon=epsilon, delta=delta, sensitivity=sensitivity, calibration=calibration)
+    return _sigma(spec.epsilon, spec.delta, spec.sensitivity, spec.calibration)
+
+
+def spec_sigma(spec: PrivacySpec) -> float:
+    r"""Standard deviation of the Gaussian noise for a (validated) :class:`~sosproj.privacy.spec.PrivacySpec`.
+
+    The mechanisms' route: the spec was validated once at the door
+    (:meth:`PrivacySpec.create`), so its fields are trusted here; the calibration's own
+    range rules (``"paper"``: epsilon <= 1, ``"classical"``: epsilon < 1) are checked.
+
+    >>> spec = PrivacySpec.create(epsilon=0.5, delta=1e-5, sensitivity=2.0, calibration="classical")
+    >>> round(spec_sigma(spec), 4)
+    19.3792
+    """
+    return _sigma(spec.epsilon, spec.delta, spec.sensitivity, spec.calibration)
+
+
+def _sigma(epsilon: float, delta: float, sensitivity: float, calibration: str) -> float:
+    """The calibration rules on validated parameters (shared by :func:`gaussian_sigma` and :func:`spec_sigma`)."""
     if calibration == "paper":
         if epsilon > 1.0:
             raise InvalidParameterError(
@@ -154,4 +171,4 @@ def gaussian_sigma(epsilon: float, delta: float, sensitivity: float = 1.0,
     return sensitivity * _analytic_sigma(epsilon, delta)
 
 
-__all__ = ["gaussian_sigma", "gaussian_delta", "gaussian_log_delta", "CALIBRATIONS"]
+__all__ = ["gaussian_sigma", "spec_sigma", "gaussian_delta", "gaussian_log_delta", "CALIBRATIONS"]

@@ -50,7 +50,7 @@ Examples
 >>> x = sample_discrete_gaussian((4,), 2.5, rng=0)
 >>> x.dtype, x.shape
 (dtype('int64'), (4,))
->>> from sosproj.privacy.noise import noise_disabled
+>>> from sosproj.testing import noise_disabled
 >>> with noise_disabled():
 ...     sample_discrete_gaussian((3,), 2.5, rng=0)
 array([0, 0, 0])
@@ -68,8 +68,8 @@ import numpy as np
 from scipy.special import logsumexp
 
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
-from sosproj.privacy.noise import noise_is_disabled
 from sosproj.rng import RngLike, as_generator
+from sosproj.testing import noise_is_disabled
 from sosproj.validation import check_array, check_choice, check_int, check_nonnegative, check_privacy_params
 
 _DENOM_BITS = 20
@@ -291,7 +291,7 @@ def sample_discrete_gaussian(shape: Any, sigma2: Any, rng: RngLike = None) -> np
 
     Returns
     -------
-    ``int64`` array. Inside :func:`sosproj.privacy.noise.noise_disabled` (tests only) it is all zeros.
+    ``int64`` array. Inside :func:`sosproj.testing.noise_disabled` (tests only) it is all zeros.
 
     >>> s = sample_discrete_gaussian(100_000, 9.0, rng=1)
     >>> abs(float(s.mean())) < 0.05, 8.8 < float(s.var()) < 9.1

@@ -5,63 +5,27 @@ from :func:`sosproj.rng.as_generator` (``rng=None`` means fresh OS entropy), so
 that
 
 * the privacy audit and the tests can rely on one code path, and
-* the test-only hook :func:`noise_disabled` can switch noise off to check that a
-  mechanism is exact in the noiseless limit (never use it in production code:
-  it removes all privacy).
+* the test-only switch :func:`sosproj.testing.noise_disabled` can turn noise off
+  to check that a mechanism is exact in the noiseless limit (never use it in
+  production code: it removes all privacy).
 
 Examples
 --------
->>> from sosproj.privacy.noise import gaussian_noise, noise_disabled
+>>> from sosproj.privacy.noise import gaussian_noise
 >>> gaussian_noise((2,), 1.0, rng=0).shape
 (2,)
->>> with noise_disabled():
-...     gaussian_noise((2,), 1.0, rng=0)
-array([0., 0.])
 """
 
 from __future__ import annotations
 
-import contextlib
-import threading
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
 from sosproj.errors import InvalidParameterError
 from sosproj.rng import RngLike, as_generator
+from sosproj.testing import noise_is_disabled
 from sosproj.validation import check_int
-
-_state = threading.local()
-
-
-def noise_is_disabled() -> bool:
-    """Whether the test-only :func:`noise_disabled` context is active in this thread.
-
-    >>> noise_is_disabled()
-    False
-    """
-    return bool(getattr(_state, "disabled", False))
-
-
-@contextlib.contextmanager
-def noise_disabled() -> Iterator[None]:
-    """TEST-ONLY: inside this context every sampler returns exact zeros.
-
-    Lets tests check that a mechanism returns the exact answer when no noise is
-    added (e.g. marginal counts equal the true counts). It removes all privacy;
-    it is thread-local and restores the previous state on exit.
-
-    >>> with noise_disabled():
-    ...     noise_is_disabled()
-    True
-    """
-    previous = noise_is_disabled()
-    _state.disabled = True
-    try:
-        yield
-    finally:
-        _state.disabled = previous
 
 
 def _check_shape(shape: Any) -> tuple[int, ...]:
@@ -89,4 +53,4 @@ def gaussian_noise(shape: int | tuple[int, ...], sigma: float, rng: RngLike = No
     return sigma * gen.standard_normal(shape)
 
 
-__all__ = ["gaussian_noise", "noise_disabled", "noise_is_disabled"]
+__all__ = ["gaussian_noise"]

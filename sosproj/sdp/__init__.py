@@ -1,5 +1,7 @@
 """The SDP layer: compile projections and support functions over pseudo-moments into
-one solver-neutral conic form and solve it with SCS, Clarabel, MOSEK or cvxpy.
+one solver-neutral conic form and solve it with sosproj's ADMM, SCS, Clarabel, MOSEK
+or cvxpy, every one behind the backend contract of :mod:`sosproj.sdp.backends.base`
+and reading cones through :mod:`sosproj.sdp.cones`.
 
 See ``docs/sdp.md`` for the mathematics (conic form, orbit-weighted least squares,
 dual certificate) and the svec conventions of each backend.
@@ -9,6 +11,7 @@ dual certificate) and the svec conventions of each backend.
 (6, 7)
 """
 
+from sosproj.sdp.backends import BACKENDS, backend_class, estimate_memory
 from sosproj.sdp.compile import (
     compile_constraints,
     compile_least_squares,
@@ -16,20 +19,21 @@ from sosproj.sdp.compile import (
     compile_projection,
     compile_support,
 )
-from sosproj.sdp.conic import (
+from sosproj.sdp.cones import (
     Cones,
-    ConicProblem,
-    estimate_memory,
+    project_cone,
     project_dual_cone,
     smat,
     svec,
     svec_dim,
     svec_permutation,
 )
+from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
 from sosproj.sdp.solve import ConicSolver, SolveResult, solve
 
-__all__ = ["ConicProblem", "Cones", "estimate_memory", "project_dual_cone", "smat", "svec", "svec_dim",
+__all__ = ["ConicProblem", "Cones", "estimate_memory", "BACKENDS", "backend_class", "project_cone",
+           "project_dual_cone", "smat", "svec", "svec_dim",
            "svec_permutation", "ConicSolver", "SolveResult", "solve", "compile_constraints",
            "compile_least_squares", "compile_linear", "compile_projection", "compile_support",
            "LeastSquaresProjector", "feasible_norm_bound"]

@@ -10,7 +10,7 @@ pseudo-moment vectors :math:`y\in\mathbb R^N` by
 :func:`compile_constraints` turns them, once per relaxation, into the rows
 ``A x + s = b`` of a :class:`~sosproj.sdp.conic.ConicProblem`: a zero cone for
 the equalities and, for each block, ``s_j = svec(M_j(y))`` in a PSD cone (so
-``A = -S_d A_j`` and ``b = 0`` with :func:`~sosproj.sdp.conic.svec_operator`
+``A = -S_d A_j`` and ``b = 0`` with :func:`~sosproj.sdp.cones.svec_operator`
 ``S_d``). Objectives are then cheap to attach:
 
 * **generalized least squares** (:func:`compile_least_squares`):
@@ -39,7 +39,9 @@ import numpy as np
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
-from sosproj.sdp.conic import Cones, ConicProblem, estimate_memory, svec_dim, svec_operator
+from sosproj.sdp.backends import estimate_memory
+from sosproj.sdp.cones import Cones, svec_dim, svec_operator
+from sosproj.sdp.conic import ConicProblem
 from sosproj.validation import check_array, check_memory
 
 

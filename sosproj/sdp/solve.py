@@ -5,9 +5,10 @@ relative primal residual, dual residual and duality gap (SCS's definitions,
 :meth:`ConicProblem.residuals`) and the cone violations of ``s`` and ``y`` are
 recomputed from the returned ``(x, y, s)``. A result is **converged** only if
 the solver says "solved" *and* all these numbers are at most ``check_factor * tol``
-(default factor 10). SCS's "solved (inaccurate ...)" never counts. Clarabel's
-``AlmostSolved`` (its interior-point method stalls around 1e-9 on degenerate moment
-SDPs) counts only when the recomputed numbers pass that same bar
+(default factor 10). SCS's "solved (inaccurate ...)" never counts. An
+``"inaccurate"`` answer of a backend that declares ``accept_checked_inaccurate``
+(Clarabel's ``AlmostSolved``: its interior-point method stalls around 1e-9 on
+degenerate moment SDPs) counts only when the recomputed numbers pass that same bar
 (``info["accepted_by_check"] = True``). Anything else raises
 :class:`~sosproj.errors.ProjectionError` with the diagnostics in ``err.info``
 (``on_fail="raise"``), warns (``"warn"``) or is returned with
@@ -28,17 +29,16 @@ Examples
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
-from sosproj.sdp.backends import BACKENDS, RawSolution, get_backend
-from sosproj.sdp.conic import ConicProblem, estimate_memory
-from sosproj.sets.base import ConvergenceWarning
+from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
+from sosproj.policy import apply_on_fail, check_on_fail
+from sosproj.sdp.backends import BACKENDS, RawSolution, backend_class, estimate_memory
+from sosproj.sdp.conic import ConicProblem
 from sosproj.validation import check_memory, check_positive
 
 #: ``solver`` accepts one name or a fallback chain such as ``("scs", "clarabel")``.
@@ -109,19 +109,14 @@ def check_solver_name(solver: Any) -> str:
     return name
 
 
-def _check_on_fail(on_fail: str) -> None:
-    if on_fail not in ("raise", "warn", "return"):
-        raise InvalidParameterError("on_fail must be 'raise', 'warn' or 'return'")
-
-
 class ConicSolver:
     """A compiled solver workspace: build once, then solve for many linear costs ``q``.
 
     ``problem`` fixes ``P, A, b`` and the cones; :meth:`solve` takes a new ``q``
     (and ``offset``) and warm-starts from the previous solution when the backend
     supports it (SCS, ADMM). Memory is checked (``check_memory`` with the backend's
-    KKT estimate, :func:`~sosproj.sdp.conic.estimate_memory`) before anything
-    is built.
+    estimate, :func:`~sosproj.sdp.backends.estimate_memory`) before anything
+    is built: the one memory check of the solver layer.
 
     ``solver="auto"`` builds the ADMM backend (:mod:`sosproj.sdp.backends.admm`) when
     the problem has its structure and SCS otherwise; when ADMM stops short of the
@@ -162,14 +157,14 @@ class ConicSolver:
         self.structure_note: str | None = None
         if name == "auto":
             try:
-                self._backend = get_backend("admm")(problem, **self._args)
+                self._backend = backend_class("admm")(problem, **self._args)
                 self.name = "admm"
             except SolverNotAvailableError as exc:     # no diagonal structure: SCS directly
                 self.structure_note = str(exc)
                 self._backend = self._scs(problem)
                 self.name = "scs"
         else:
-            self._backend = get_backend(name)(problem, **self._args)
+            self._backend = backend_class(name)(problem, **self._args)
             self.name = name
         self.setup_time = float(self._backend.setup_time)
         self._last: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
@@ -183,7 +178,7 @@ class ConicSolver:
 
         ``warm_start=False`` starts cold; a tuple ``(x, y, s)`` starts there.
         """
-        _check_on_fail(on_fail)
+        check_on_fail(on_fail)
         if q is not None:
             q = np.asarray(q, dtype=float)
             if q.shape != (self.problem.n,):
@@ -208,7 +203,7 @@ class ConicSolver:
 
     def _scs(self, problem: ConicProblem) -> Any:
         """SCS for ``solver="auto"``: the common arguments, not ADMM's own settings."""
-        return get_backend("scs")(problem, **{key: self._args[key] for key in ("tol", "max_iter", "time_limit")})
+        return backend_class("scs")(problem, **{key: self._args[key] for key in ("tol", "max_iter", "time_limit")})
 
     def _fall_back(self, raw: RawSolution, first: SolveResult) -> SolveResult:
         """``solver="auto"``: SCS, warm-started from ADMM's last point."""
@@ -249,9 +244,9 @@ class ConicSolver:
         status = raw.status
         if status == "solved" and not ok_numbers:
             status = "unconverged"
-        if status == "inaccurate" and name == "clarabel" and ok_numbers:
-            # Clarabel's AlmostSolved whose recomputed residuals, gap and cone violations pass
-            # the same bar as any "solved" answer: solved to the requested tolerance.
+        if status == "inaccurate" and backend_class(name).accept_checked_inaccurate and ok_numbers:
+            # e.g. Clarabel's AlmostSolved whose recomputed residuals, gap and cone violations
+            # pass the same bar as any "solved" answer: solved to the requested tolerance.
             status = "solved"
             info["accepted_by_check"] = True
         converged = status == "solved"
@@ -267,12 +262,10 @@ def _apply_policy(result: SolveResult, on_fail: str) -> SolveResult:
            f"primal residual {result.primal_residual:.2e}, dual residual {result.dual_residual:.2e}, "
            f"gap {result.duality_gap:.2e} against tol {result.info.get('tol', float('nan')):.1e}; raise "
            "max_iter or time_limit, loosen tol, or try solver=('scs', 'clarabel')")
-    if on_fail == "warn":
-        warnings.warn(msg, ConvergenceWarning, stacklevel=3)
-        return result
     payload = result.diagnostics()
     payload["value"] = result.x
-    raise ProjectionError(msg, payload)
+    apply_on_fail(False, on_fail, msg, payload, stacklevel=4)
+    return result
 
 
 def solve(problem: ConicProblem, solver: SolverSpec = "scs", *, tol: float = 1e-7,
@@ -293,7 +286,7 @@ def solve(problem: ConicProblem, solver: SolverSpec = "scs", *, tol: float = 1e-
     >>> r.solver, r.status
     ('scs', 'solved')
     """
-    _check_on_fail(on_fail)
+    check_on_fail(on_fail)
     names = _names(solver)
     attempts: list[tuple[str, str]] = []
     last_error: Exception | None = None

@@ -13,7 +13,7 @@ _NAMES = {
     "ConvexSet": "sosproj.sets.base",
     "ProjectionInfo": "sosproj.sets.base",
     "SupportResult": "sosproj.sets.base",
-    "ConvergenceWarning": "sosproj.sets.base",
+    "ConvergenceWarning": "sosproj.policy",
     "PSDCone": "sosproj.sets.psd",
     "Spectraplex": "sosproj.sets.psd",
     "PSDFrobeniusBall": "sosproj.sets.psd",

@@ -11,7 +11,11 @@ A closed convex set :math:`S` is used through three operations:
 
 Subclasses implement ``_project`` (returning the point and a
 :class:`ProjectionInfo`), ``_support`` and ``_violation``; the public methods
-validate inputs once, here.
+validate inputs once, here. The keyword options a set accepts are the keyword
+parameters of its ``_project`` / ``_support`` hooks; any other option is refused
+by :func:`sosproj.policy.check_options` (one error class,
+:class:`~sosproj.errors.UnknownOptionError`, one message shape) before any work.
+A hook that takes ``**options`` checks them itself, with the same function.
 
 Examples
 --------
@@ -27,23 +31,19 @@ array([ 1. , -0.5])
 
 from __future__ import annotations
 
+import inspect
 import time
-import warnings
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from functools import cache
+from typing import Any
 
 import numpy as np
 
-from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionError
+from sosproj.errors import InvalidInputError, InvalidParameterError
+from sosproj.policy import ConvergenceWarning, OnFail, apply_on_fail, check_options
 from sosproj.threads import with_thread_policy
 from sosproj.validation import check_array
-
-OnFail = Literal["raise", "warn", "return"]
-
-
-class ConvergenceWarning(UserWarning):
-    """An iterative projection stopped before meeting its tolerance (``on_fail="warn"``)."""
 
 
 @dataclass(frozen=True)
@@ -109,29 +109,32 @@ class SupportResult:
 
 def handle_nonconvergence(info: ProjectionInfo, on_fail: OnFail, what: str,
                           point: np.ndarray | None = None) -> None:
-    """Apply the ``on_fail`` policy to an unconverged iterative projection.
+    """Apply the ``on_fail`` policy (:func:`sosproj.policy.apply_on_fail`) to an iterative projection.
 
     ``"raise"`` raises :class:`~sosproj.errors.ProjectionError` carrying the
     diagnostics (and the unconverged point under ``info["value"]``), ``"warn"``
-    emits a :class:`ConvergenceWarning`, ``"return"`` does nothing (the caller
-    reads ``info.converged``).
+    emits a :class:`~sosproj.policy.ConvergenceWarning`, ``"return"`` does nothing
+    (the caller reads ``info.converged``).
 
     >>> handle_nonconvergence(ProjectionInfo("x", converged=True), "raise", "test")
     """
-    if info.converged or on_fail == "return":
-        return
     msg = (f"{what} stopped after {info.iterations} iterations with residual "
            f"{info.residual:.3e} above its tolerance (method {info.method!r}); raise "
            "max_iter or loosen tol, or pass on_fail='warn' to accept it")
-    if on_fail == "warn":
-        warnings.warn(msg, ConvergenceWarning, stacklevel=3)
-        return
-    if on_fail != "raise":
-        raise InvalidParameterError("on_fail must be 'raise', 'warn' or 'return'")
     payload = info.as_dict()
     if point is not None:
         payload["value"] = point
-    raise ProjectionError(msg, payload)
+    apply_on_fail(info.converged, on_fail, msg, payload, stacklevel=4)
+
+
+@cache
+def _hook_options(cls: type, hook: str) -> tuple[str, ...] | None:
+    """Keyword options accepted by ``cls.<hook>`` (``None``: the hook checks its own ``**options``)."""
+    params = list(inspect.signature(getattr(cls, hook)).parameters.values())[2:]   # self, Y / W
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
+        return None
+    return tuple(p.name for p in params
+                 if p.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY))
 
 
 class ConvexSet(ABC):
@@ -156,6 +159,7 @@ class ConvexSet(ABC):
         :class:`ProjectionInfo` diagnostics. Extra keyword options go to the
         algorithm (tolerances, iteration caps, ``on_fail``).
         """
+        self._check_options(options, "_project", "project")
         Y = self._check_input(Y, "Y")
         t0 = time.perf_counter()
         X, info = self._project(Y, **options)
@@ -167,6 +171,7 @@ class ConvexSet(ABC):
     @with_thread_policy
     def support(self, W: Any, **options: Any) -> SupportResult:
         """Support function :math:`h_S(W)=\\sup_{X\\in S}\\langle W,X\\rangle` and a maximizer."""
+        self._check_options(options, "_support", "support")
         W = self._check_input(W, "W")
         return self._support(W, **options)
 
@@ -196,6 +201,11 @@ class ConvexSet(ABC):
         """Return a non-negative constraint-violation measure of a validated ``X``."""
 
     # -- shared helpers ---------------------------------------------------------
+    def _check_options(self, options: dict[str, Any], hook: str, public: str) -> None:
+        accepted = _hook_options(type(self), hook)
+        if accepted is not None:
+            check_options(options, accepted, f"{type(self).__name__}.{public}")
+
     def _check_input(self, Y: Any, name: str) -> np.ndarray:
         arr = check_array(Y, name, allow_empty=False)
         if self.shape is not None and arr.shape != tuple(self.shape):

@@ -20,17 +20,20 @@ Projection methods (``S.project(Y, method=...)``):
   (:func:`~sosproj.sets.newton_bounded_diagonal.bounded_diagonal_newton`);
 * ``"dykstra"``: Dykstra's alternating projections, same certificate, hundreds of
   eigendecompositions (:func:`~sosproj.sets.newton_bounded_diagonal.bounded_diagonal_dykstra`);
-* ``"cvxpy"``: the conic reference (SCS by default, ``eps=1e-10``), for tests on
-  small ``n``.
+* ``"cvxpy"``: the conic reference (cvxpy calling SCS by default, ``tol=1e-10``), for
+  tests on small ``n``. The problem is written once in sosproj's conic form
+  (:class:`~sosproj.sdp.conic.ConicProblem` over the scaled svec of ``X``) and solved by
+  the ``"cvxpy"`` backend of :mod:`sosproj.sdp`, whose answers :func:`sosproj.sdp.solve`
+  re-checks like any other.
 
 The support function :math:`h_{S_b}(W) = \max\{\langle \mathrm{sym}\,W, X\rangle : X \succeq 0,
 X_{ii} \le b\}` is a semidefinite program: for :math:`W` with :math:`\mathrm{sym}\,W`
 having a positive eigenvalue it is :math:`b` times the MAXCUT-type SDP
 :math:`\max\{\langle W, X\rangle : X \succeq 0, X_{ii} \le 1\}` (the Goemans-Williamson
 relaxation with its diagonal equalities relaxed to inequalities; equal to it whenever
-an optimal :math:`X` has a unit diagonal, e.g. for graph Laplacians). It is solved with cvxpy and
-certified by a feasible primal point (lower bound) and a feasible dual point (upper
-bound), both reported.
+an optimal :math:`X` has a unit diagonal, e.g. for graph Laplacians). It is solved in the
+same conic form (by the ``"cvxpy"`` backend) and certified by a feasible primal point
+(lower bound) and a feasible dual point (upper bound), both reported.
 
 Examples
 --------
@@ -51,14 +54,23 @@ import time
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
-from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
+from sosproj.errors import ProjectionError, SolverNotAvailableError
+from sosproj.policy import check_options
+from sosproj.sdp.cones import Cones, smat, svec, svec_dim, svec_indices
+from sosproj.sdp.conic import ConicProblem
+from sosproj.sdp.solve import SolveResult, solve
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence, symmetrize
 from sosproj.sets.newton_bounded_diagonal import bounded_diagonal_dykstra, bounded_diagonal_newton
+from sosproj.sets.reference import reference_solver
 from sosproj.validation import check_choice, check_int, check_memory, check_nonnegative, check_positive
 
 PROJECTION_METHODS = ("newton", "dykstra", "cvxpy")
-CONIC_SOLVERS = ("SCS", "CLARABEL")
+
+
+#: options of every projection method (the keyword parameters of ``_project``)
+_COMMON_OPTIONS: tuple[str, ...] = ("method", "tol", "max_iter", "z0", "on_fail", "solver")
 
 
 class BoundedDiagonalPSD(ConvexSet):
@@ -96,7 +108,7 @@ class BoundedDiagonalPSD(ConvexSet):
     # ------------------------------------------------------------------ project
     def _project(self, Y: np.ndarray, method: str = "newton", tol: float | None = None,
                  max_iter: int | None = None, z0: Any = None, on_fail: str = "raise",
-                 solver: str = "SCS", **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+                 solver: str = "scs", **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
         """Dispatch to the Newton, Dykstra or cvxpy projection (see the module docstring).
 
         Options: ``tol`` (relative KKT residual, default 1e-9; for cvxpy the solver
@@ -109,8 +121,7 @@ class BoundedDiagonalPSD(ConvexSet):
         check_memory(10.0 * 8 * n * n, "the projection onto BoundedDiagonalPSD")
         Ys = symmetrize(Y)
         if method == "cvxpy":
-            if options:
-                raise InvalidParameterError(f"unknown option(s) for method='cvxpy': {sorted(options)}")
+            check_options(options, _COMMON_OPTIONS, "BoundedDiagonalPSD.project (method='cvxpy')")
             return _project_cvxpy(Ys, self.bound, solver=solver,
                                   eps=1e-10 if tol is None else check_positive(tol, "tol"),
                                   max_iter=100000 if max_iter is None else max_iter, on_fail=on_fail)
@@ -118,24 +129,22 @@ class BoundedDiagonalPSD(ConvexSet):
         if max_iter is not None:
             kw["max_iter"] = max_iter
         if method == "newton":
-            allowed = {"cg_max_iter"}
+            allowed = ("cg_max_iter",)
             fn = bounded_diagonal_newton
         else:
-            allowed = {"max_time"}
+            allowed = ("max_time",)
             fn = bounded_diagonal_dykstra
-        unknown = set(options) - allowed
-        if unknown:
-            raise InvalidParameterError(f"unknown option(s) for method={method!r}: {sorted(unknown)}")
+        check_options(options, _COMMON_OPTIONS + allowed, f"BoundedDiagonalPSD.project (method={method!r})")
         return fn(Ys, self.bound, **kw, **options)
 
     # ------------------------------------------------------------------ support
-    def _support(self, W: np.ndarray, solver: str = "SCS", eps: float = 1e-8,
-                 max_iter: int = 100000, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray, solver: str = "scs", eps: float = 1e-8,
+                 max_iter: int = 100000) -> SupportResult:
         r"""Solve :math:`\max\{\langle \mathrm{sym}\,W, X\rangle : X \succeq 0, X_{ii} \le b\}` with cvxpy.
 
         If :math:`\mathrm{sym}\,W \preceq 0` the value is 0 at :math:`X = 0` (closed form).
-        Otherwise the SDP is solved by ``solver`` (``"SCS"`` with ``eps_abs = eps_rel =
-        eps``, or ``"CLARABEL"``); the maximizer is projected onto the set (so it is
+        Otherwise the SDP is solved by ``solver`` (``"scs"`` with ``eps_abs = eps_rel =
+        eps``, or ``"clarabel"``, called by cvxpy); the maximizer is projected onto the set (so it is
         feasible) and ``info`` reports ``lower_bound`` (its objective) and
         ``upper_bound`` :math:`= b\sum_i y_i` from the solver's diagonal multipliers
         made dual feasible (:math:`y \leftarrow y + \lambda_{\max}(\mathrm{sym}\,W -
@@ -146,9 +155,7 @@ class BoundedDiagonalPSD(ConvexSet):
         >>> abs(res.value - 9.0) < 1e-5
         True
         """
-        if options:
-            raise InvalidParameterError(f"unknown support option(s): {sorted(options)}")
-        check_choice(solver, "solver", CONIC_SOLVERS)
+        solver = reference_solver(solver)
         eps = check_positive(eps, "eps")
         Ws = symmetrize(W)
         n = Ws.shape[0]
@@ -157,22 +164,19 @@ class BoundedDiagonalPSD(ConvexSet):
             return SupportResult(0.0, np.zeros_like(Ws),
                                  {"method": "closed-form", "lower_bound": 0.0, "upper_bound": 0.0})
         check_memory(60.0 * 8 * n * n, "the support-function SDP of BoundedDiagonalPSD")
-        cp = _import_cvxpy()
-        X = cp.Variable((n, n), symmetric=True)
-        diag_con = cp.diag(X) <= self.bound
-        prob = cp.Problem(cp.Maximize(cp.trace(Ws @ X)), [X >> 0, diag_con])
+        prob = _conic_form(n, self.bound, q=-svec(Ws))
         t0 = time.perf_counter()
-        _solve(prob, solver, eps, max_iter)
+        res = _solve(prob, solver, eps, max_iter)
         elapsed = time.perf_counter() - t0
-        if prob.status not in ("optimal", "optimal_inaccurate") or X.value is None:
-            raise ProjectionError("the support-function SDP did not solve; try solver='CLARABEL' or "
-                                  "a looser eps", {"status": prob.status, "solver": solver})
-        Xf = self.project(symmetrize(np.asarray(X.value)))
+        if res.status not in ("solved", "inaccurate") or res.x is None or res.y_dual is None:
+            raise ProjectionError("the support-function SDP did not solve; try solver='clarabel' or "
+                                  "a looser eps", {"status": res.status, "solver": solver.lower()})
+        Xf = self.project(smat(res.x, n))
         lower = float(np.vdot(Ws, Xf))
-        y = np.maximum(np.asarray(diag_con.dual_value, dtype=float).reshape(-1), 0.0)
+        y = np.maximum(res.y_dual[:n], 0.0)        # multipliers of X_ii <= b (the first n rows)
         shift = max(0.0, float(np.linalg.eigvalsh(Ws - np.diag(y))[-1]))
         upper = self.bound * float(np.sum(y + shift))
-        info = {"method": "cvxpy", "solver": solver, "status": prob.status, "eps": eps,
+        info = {"method": "cvxpy", "solver": solver.lower(), "status": res.status, "eps": eps,
                 "lower_bound": lower, "upper_bound": upper, "time": elapsed}
         return SupportResult(0.5 * (lower + upper), Xf, info)
 
@@ -199,36 +203,48 @@ def _import_cvxpy() -> Any:
     return cp
 
 
-def _solve(prob: Any, solver: str, eps: float, max_iter: int) -> None:
+def _conic_form(n: int, bound: float, *, q: np.ndarray, P: sp.csc_matrix | None = None,
+                offset: float = 0.0) -> ConicProblem:
+    r"""``min 1/2 x'Px + q'x + offset`` over :math:`x = \mathrm{svec}(X)` with :math:`X_{ii} \le b`
+    (``n`` nonnegative rows, first) and :math:`X \succeq 0` (one PSD block)."""
+    N = svec_dim(n)
+    i, j = svec_indices(n)
+    diag_pos = np.flatnonzero(i == j)
+    A_diag = sp.csc_matrix((np.ones(n), (np.arange(n), diag_pos)), shape=(n, N))
+    A = sp.vstack([A_diag, -sp.identity(N, format="csc")], format="csc")
+    b = np.concatenate([np.full(n, float(bound)), np.zeros(N)])
+    return ConicProblem(P, q, A, b, Cones(nonneg=n, psd=(n,)), offset=offset)
+
+
+def _solve(prob: ConicProblem, solver: str, eps: float, max_iter: int) -> SolveResult:
+    """The cvxpy reference backend on ``prob``, checked by :func:`sosproj.sdp.solve`."""
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
-        if solver == "SCS":
-            prob.solve(solver="SCS", eps_abs=eps, eps_rel=eps, max_iters=max_iter)
-        else:
-            prob.solve(solver="CLARABEL", tol_gap_abs=eps, tol_gap_rel=eps, tol_feas=eps, max_iter=500)
+        return solve(prob, solver="cvxpy", cvxpy_solver=solver, tol=eps,
+                     max_iter=max_iter if solver == "SCS" else 500, on_fail="return")
 
 
 def _project_cvxpy(Ys: np.ndarray, bound: float, *, solver: str, eps: float, max_iter: int,
                    on_fail: str) -> tuple[np.ndarray, ProjectionInfo]:
-    """Reference projection: ``min 0.5||X - Y||_F^2 s.t. X PSD, diag(X) <= bound`` through cvxpy."""
-    check_choice(solver, "solver", CONIC_SOLVERS)
+    """Reference projection: ``min 0.5||X - Y||_F^2 s.t. X PSD, diag(X) <= bound`` in conic form."""
+    solver = reference_solver(solver)
     max_iter = check_int(max_iter, "max_iter", minimum=1)
     n = Ys.shape[0]
     check_memory(60.0 * 8 * n * n, "the cvxpy projection onto BoundedDiagonalPSD")
-    cp = _import_cvxpy()
-    X = cp.Variable((n, n), symmetric=True)
-    prob = cp.Problem(cp.Minimize(0.5 * cp.sum_squares(X - Ys)), [X >> 0, cp.diag(X) <= bound])
+    # 0.5 ||X - Y||_F^2 = 0.5 ||svec X - svec Y||^2 (the svec is an isometry)
+    ysv = svec(Ys)
+    prob = _conic_form(n, bound, q=-ysv, P=sp.identity(svec_dim(n), format="csc"),
+                       offset=0.5 * float(ysv @ ysv))
     t0 = time.perf_counter()
-    _solve(prob, solver, eps, max_iter)
+    res = _solve(prob, solver, eps, max_iter)
     elapsed = time.perf_counter() - t0
-    ok = prob.status == "optimal" and X.value is not None
-    Xv = symmetrize(np.asarray(X.value)) if X.value is not None else np.full_like(Ys, np.nan)
-    info = ProjectionInfo(f"cvxpy-{solver.lower()}", iterations=int(prob.solver_stats.num_iters or 0)
-                          if prob.solver_stats is not None else 0,
+    ok = res.converged and res.x is not None
+    Xv = smat(res.x, n) if res.x is not None else np.full_like(Ys, np.nan)
+    info = ProjectionInfo(f"cvxpy-{solver.lower()}", iterations=int(res.iterations),
                           residual=eps if ok else math.inf, converged=ok, exact=ok, time=elapsed,
-                          extra={"status": prob.status, "eps": eps})
+                          extra={"status": res.status, "eps": eps})
     handle_nonconvergence(info, on_fail, "the cvxpy projection onto {X PSD, diag(X) <= bound}", Xv)
     return Xv, info
 

@@ -91,8 +91,8 @@ class Intersection(ConvexSet):
         return max(s._violation(X) for s in self.sets)
 
     def _project(self, Y: np.ndarray, *, method: str | None = None, tol: float | None = None,
-                 max_iter: int | None = None, steps: int | None = None, on_fail: OnFail = "raise",
-                 **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+                 max_iter: int | None = None, steps: int | None = None, on_fail: OnFail = "raise"
+                 ) -> tuple[np.ndarray, ProjectionInfo]:
         method = check_choice(method or self.method, "method", METHODS)
         tol = self.tol if tol is None else check_positive(tol, "tol")
         max_iter = self.max_iter if max_iter is None else check_int(max_iter, "max_iter", minimum=1)
@@ -143,10 +143,10 @@ class Intersection(ConvexSet):
         return x, info
 
     # ------------------------------------------------------------------ support
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray, *, solver: str | None = None, tol: float = 1e-10) -> SupportResult:
         from sosproj.sets.reference import cvxpy_support
 
-        return cvxpy_support(self, W, **options)
+        return cvxpy_support(self, W, solver=solver, tol=tol)
 
     def _violation(self, X: np.ndarray) -> float:
         return self._max_violation(X)

@@ -68,10 +68,10 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import InvalidInputError, ProjectionError
-from sosproj.sets.base import OnFail, ProjectionInfo, handle_nonconvergence
-from sosproj.validation import check_array, check_choice, check_int, check_nonnegative, check_positive
+from sosproj.policy import OnFail, check_on_fail
+from sosproj.sets.base import ProjectionInfo, handle_nonconvergence
+from sosproj.validation import check_array, check_int, check_nonnegative, check_positive
 
-_ON_FAIL = ("raise", "warn", "return")
 # Newton parameters (tuned on noisy Gram matrices, n = 10..1000; see docs/cosine.md)
 MU_CAP = 1e-3      # initial kappa in the Hessian regularization mu_k = min(kappa_k, ||r_k||)
 MU_MIN, MU_MAX, MU_UP, MU_DOWN = 1e-6, 1.0, 10.0, 0.3   # kappa range and update factors
@@ -286,7 +286,7 @@ def _check_common(Y: Any, bound: Any, tol: Any, max_iter: Any, z0: Any, on_fail:
     bound = check_nonnegative(bound, "bound")
     tol = check_positive(tol, "tol")
     max_iter = check_int(max_iter, "max_iter", minimum=0)
-    check_choice(on_fail, "on_fail", _ON_FAIL)
+    check_on_fail(on_fail)
     n = Y.shape[0]
     if z0 is None:
         z = np.zeros(n)

@@ -101,12 +101,12 @@ class PSDCone(ConvexSet):
     def __init__(self, n: int | None = None) -> None:
         self.shape = _matrix_shape(n)
 
-    def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+    def _project(self, Y: np.ndarray) -> tuple[np.ndarray, ProjectionInfo]:
         w, U = eigh_sym(Y)
         return from_eig(np.maximum(w, 0.0), U), ProjectionInfo("closed-form", iterations=1,
                                                                extra={"eigendecompositions": 1})
 
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray) -> SupportResult:
         lmax = float(np.linalg.eigvalsh(symmetrize(W))[-1])
         if lmax <= 0:
             return SupportResult(0.0, np.zeros_like(W), {"method": "closed-form"})
@@ -140,7 +140,7 @@ class Spectraplex(ConvexSet):
         self.equality = bool(equality)
         self.shape = _matrix_shape(n)
 
-    def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+    def _project(self, Y: np.ndarray) -> tuple[np.ndarray, ProjectionInfo]:
         w, U = eigh_sym(Y)
         if self.equality:
             mu = _project_simplex_eq(w, self.radius)
@@ -149,7 +149,7 @@ class Spectraplex(ConvexSet):
         return from_eig(mu, U), ProjectionInfo("closed-form", iterations=1,
                                                extra={"eigendecompositions": 1})
 
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray) -> SupportResult:
         w, U = eigh_sym(W)
         lmax, v = float(w[-1]), U[:, -1]
         if lmax <= 0 and not self.equality:
@@ -196,7 +196,7 @@ class PSDFrobeniusBall(ConvexSet):
         self.radius = check_nonnegative(radius, "radius")
         self.shape = _matrix_shape(n)
 
-    def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+    def _project(self, Y: np.ndarray) -> tuple[np.ndarray, ProjectionInfo]:
         w, U = eigh_sym(Y)
         mu = np.maximum(w, 0.0)
         nrm = float(np.linalg.norm(mu))
@@ -205,7 +205,7 @@ class PSDFrobeniusBall(ConvexSet):
         return from_eig(mu, U), ProjectionInfo("closed-form", iterations=1,
                                                extra={"eigendecompositions": 1})
 
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray) -> SupportResult:
         w, U = eigh_sym(W)
         mu = np.maximum(w, 0.0)
         nrm = float(np.linalg.norm(mu))

@@ -50,7 +50,7 @@ import numpy as np
 
 from sosproj.errors import InvalidInputError
 from sosproj.sdp.compile import compile_constraints, compile_linear, support_cost
-from sosproj.sdp.conic import _single_thread_blas
+from sosproj.sdp.cones import single_thread_blas
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
 from sosproj.sdp.solve import ConicSolver, check_solver_name
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence
@@ -229,7 +229,7 @@ class PseudoMomentSet(ConvexSet):
         converged = res.converged
         if res.x is not None and np.all(np.isfinite(y)):
             X = self.readout.to_tensor(self.readout(y))
-            with _single_thread_blas():
+            with single_thread_blas():
                 chk = self.relaxation.check(y, tol=self.check_tol)
             extra.update({"pseudo_moments": y, "relaxation_check": bool(chk.ok),
                           "min_eigenvalue": float(min(chk.min_eigenvalues.values())),
@@ -285,7 +285,7 @@ class PseudoMomentSet(ConvexSet):
             return SupportResult(float("nan"), None, info)
         y = np.asarray(res.x)
         info["pseudo_moments"] = y
-        with _single_thread_blas():
+        with single_thread_blas():
             chk = self.relaxation.check(y, tol=self.check_tol)
         info["relaxation_check"] = bool(chk.ok)
         if certify and res.converged:

@@ -20,11 +20,27 @@ from typing import Any
 
 import numpy as np
 
-from sosproj.errors import InputTypeError, ProjectionError
+from sosproj.errors import InputTypeError, InvalidParameterError, ProjectionError
 from sosproj.sets.base import ConvexSet, SupportResult, symmetrize
 from sosproj.validation import check_positive
 
 _OK = ("optimal",)
+
+#: the solvers a cvxpy reference may call, in sosproj's (lowercase) solver names
+REFERENCE_SOLVERS: tuple[str, ...] = ("scs", "clarabel")
+
+
+def reference_solver(solver: Any) -> str:
+    """Validate a reference solver name (sosproj's lowercase names; any case is accepted) and
+    return cvxpy's name for it.
+
+    >>> reference_solver("scs"), reference_solver("CLARABEL")
+    ('SCS', 'CLARABEL')
+    """
+    if not isinstance(solver, str) or solver.lower() not in REFERENCE_SOLVERS:
+        raise InvalidParameterError(f"solver must be one of {', '.join(map(repr, REFERENCE_SOLVERS))}; "
+                                    f"got {solver!r}")
+    return solver.upper()
 
 
 def _check_set(S: Any) -> None:
@@ -44,7 +60,7 @@ def _solve(problem: Any, solver: str | None, tol: float) -> None:
 
     # SCS at eps 1e-10 is the most accurate reference here: Clarabel through cvxpy stalls
     # around 1e-6 on PSD + second-order problems (measured on 4x4 PSD-Frobenius-ball projections).
-    solver = solver or "SCS"
+    solver = reference_solver(solver or "scs")
     kwargs: dict[str, Any] = {}
     if solver == "SCS":
         kwargs = {"eps_abs": tol, "eps_rel": tol, "max_iters": 500_000}
@@ -80,8 +96,8 @@ def cvxpy_project(S: ConvexSet, Y: Any, *, solver: str | None = None, tol: float
     return np.asarray(X.value, dtype=float)
 
 
-def cvxpy_support(S: ConvexSet, W: Any, *, solver: str | None = None, tol: float = 1e-10,
-                  **_: Any) -> SupportResult:
+def cvxpy_support(S: ConvexSet, W: Any, *, solver: str | None = None, tol: float = 1e-10
+                  ) -> SupportResult:
     """Support function of ``S`` at ``W`` by a cvxpy solve (reference implementation).
 
     >>> import numpy as np
@@ -104,4 +120,4 @@ def cvxpy_support(S: ConvexSet, W: Any, *, solver: str | None = None, tol: float
                          {"method": "cvxpy", "status": prob.status})
 
 
-__all__ = ["cvxpy_project", "cvxpy_support"]
+__all__ = ["cvxpy_project", "cvxpy_support", "reference_solver", "REFERENCE_SOLVERS"]

@@ -48,13 +48,13 @@ class FrobeniusBall(ConvexSet):
     def _c(self, Y: np.ndarray) -> np.ndarray | float:
         return 0.0 if self.center is None else self.center
 
-    def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+    def _project(self, Y: np.ndarray) -> tuple[np.ndarray, ProjectionInfo]:
         D = Y - self._c(Y)
         nrm = float(np.linalg.norm(D))
         X = Y.copy() if nrm <= self.radius else self._c(Y) + D * (self.radius / nrm)
         return np.asarray(X, dtype=float), ProjectionInfo("closed-form")
 
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray) -> SupportResult:
         nrm = float(np.linalg.norm(W))
         base = 0.0 if self.center is None else float(np.sum(W * self.center))
         X = (np.zeros_like(W) if nrm == 0 else W * (self.radius / nrm)) + self._c(W)
@@ -93,10 +93,10 @@ class Box(ConvexSet):
         self.shape = shp if shp != () else None
         self.bounded = bool(np.all(np.isfinite(lo)) and np.all(np.isfinite(hi)))
 
-    def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+    def _project(self, Y: np.ndarray) -> tuple[np.ndarray, ProjectionInfo]:
         return np.clip(Y, self.lower, self.upper), ProjectionInfo("closed-form")
 
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray) -> SupportResult:
         lo = np.broadcast_to(self.lower, W.shape)
         hi = np.broadcast_to(self.upper, W.shape)
         X = np.where(W > 0, hi, np.where(W < 0, lo, np.clip(0.0, lo, hi)))
@@ -137,10 +137,10 @@ class SymmetricMatrices(ConvexSet):
     def __init__(self, n: int | None = None) -> None:
         self.shape = _matrix_shape(n)
 
-    def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+    def _project(self, Y: np.ndarray) -> tuple[np.ndarray, ProjectionInfo]:
         return symmetrize(Y), ProjectionInfo("closed-form")
 
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray) -> SupportResult:
         if np.allclose(symmetrize(W), 0.0, atol=0.0):
             return SupportResult(0.0, np.zeros_like(W), {"method": "closed-form"})
         return SupportResult(float("inf"), None, {"method": "closed-form"})

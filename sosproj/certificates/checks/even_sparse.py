@@ -58,20 +58,19 @@ class SparseSpectraplex(ConvexSet):
 
         return [X >> 0, cp.trace(X) == 1, cp.sum(cp.abs(X)) <= self.t]
 
-    def _support(self, W: np.ndarray, **options: Any) -> SupportResult:
+    def _support(self, W: np.ndarray, *, solver: str = "CLARABEL", tol: float = 1e-7) -> SupportResult:
         from sosproj.sets.reference import cvxpy_support
 
-        options.setdefault("solver", "CLARABEL")
-        options.setdefault("tol", 1e-7)
-        res = cvxpy_support(self, W, **options)
+        res = cvxpy_support(self, W, solver=solver, tol=tol)
         status = res.info.get("status", "optimal")
         info = dict(res.info, converged=status == "optimal")
         return SupportResult(res.value, res.maximizer, info)
 
-    def _project(self, Y: np.ndarray, **options: Any) -> tuple[np.ndarray, ProjectionInfo]:
+    def _project(self, Y: np.ndarray, *, solver: str | None = None, tol: float = 1e-10
+                 ) -> tuple[np.ndarray, ProjectionInfo]:
         from sosproj.sets.reference import cvxpy_project
 
-        return cvxpy_project(self, Y, **options), ProjectionInfo("cvxpy", exact=True)
+        return cvxpy_project(self, Y, solver=solver, tol=tol), ProjectionInfo("cvxpy", exact=True)
 
     def _violation(self, X: np.ndarray) -> float:
         w = np.linalg.eigvalsh(symmetrize(X))

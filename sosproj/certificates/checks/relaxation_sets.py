@@ -1,6 +1,6 @@
 """Pseudo-moment tensor sets used by the SoS checks, with a "not available" path.
 
-:func:`tensor_set` builds ``MomentRelaxation(system, degree).tensor_set(k)`` (the set
+:func:`tensor_set` builds ``PseudoMomentSet(MomentRelaxation(system, degree), k)`` (the set
 :math:`\\{\\tilde{\\mathbb E}_\\mu[x^{\\otimes k}]\\}` over degree-``degree`` pseudo-distributions
 satisfying ``system``), refusing sizes whose moment matrix is too large to solve in a
 check, and raising :class:`~sosproj.certificates.registry.CheckUnavailable` when the
@@ -15,7 +15,7 @@ from sosproj.certificates.registry import CheckUnavailable
 
 
 def tensor_set(system_name: str, n: int, degree: int, k: int, **kwargs: Any) -> Any:
-    """``MomentRelaxation(<system_name>(n, **kwargs), degree).tensor_set(k)``.
+    """``PseudoMomentSet(MomentRelaxation(<system_name>(n, **kwargs), degree), k)``.
 
     ``system_name`` is ``"unit_ball"``, ``"sparse_ball"`` (needs ``t``) or ``"boolean_cube"``
     (optional ``scale``).
@@ -29,6 +29,8 @@ def tensor_set(system_name: str, n: int, degree: int, k: int, **kwargs: Any) -> 
         raise CheckUnavailable(f"sosproj.poly.{system_name} / MomentRelaxation ({exc})") from exc
     R = MomentRelaxation(system, degree=degree)
     try:
-        return R.tensor_set(k=k)
+        from sosproj.sets.pseudo_moment import PseudoMomentSet
+
+        return PseudoMomentSet(R, k)
     except (ImportError, AttributeError) as exc:
-        raise CheckUnavailable(f"MomentRelaxation.tensor_set / PseudoMomentSet ({exc})") from exc
+        raise CheckUnavailable(f"PseudoMomentSet ({exc})") from exc

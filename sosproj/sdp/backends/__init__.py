@@ -1,56 +1,63 @@
-"""Thin translators from a :class:`~sosproj.sdp.conic.ConicProblem` to each solver.
+"""The solver backends of :mod:`sosproj.sdp` and their registry.
 
-Each backend module exposes a workspace class ``Backend(problem, tol, max_iter,
-time_limit)`` whose ``solve(q=None, warm_start=None)`` returns a
-:class:`RawSolution` in the canonical conventions of :mod:`sosproj.sdp.conic`
-(SCS's svec order, dual ``y`` in the dual cone). Compiling the workspace is the
-expensive step; ``solve`` may be called many times with a new linear cost ``q``.
+Every backend subclasses :class:`~sosproj.sdp.backends.base.SolverBackend` (the
+contract: name, accepted options with defaults, memory estimate, status map,
+``solve`` returning a :class:`~sosproj.sdp.backends.base.RawSolution` in the
+canonical conventions of :mod:`sosproj.sdp.conic`). :data:`BACKENDS` maps each
+solver name to its class; adding a backend is one line there. Modules are
+imported on first use.
+
+>>> backend_class("clarabel").name
+'clarabel'
+>>> estimate_memory(10, Cones(zero=1, psd=(4,)), 20, 0, "scs") > 0
+True
 """
 
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass, field
-from typing import Any
-
-import numpy as np
 
 from sosproj.errors import InvalidParameterError
+from sosproj.sdp.backends.base import RawSolution, SolverBackend
+from sosproj.sdp.cones import Cones
 
-#: every backend module; ``"admm"`` is sosproj's own structure-exploiting splitting method
-BACKENDS = ("scs", "clarabel", "mosek", "cvxpy", "admm")
+#: solver name -> ``"module:Class"`` of its backend (``"admm"``: sosproj's own
+#: structure-exploiting splitting method; ``"cvxpy"``: the reference model)
+BACKENDS: dict[str, str] = {
+    "scs": "sosproj.sdp.backends.scs:ScsBackend",
+    "clarabel": "sosproj.sdp.backends.clarabel:ClarabelBackend",
+    "mosek": "sosproj.sdp.backends.mosek:MosekBackend",
+    "cvxpy": "sosproj.sdp.backends.cvxpy:CvxpyBackend",
+    "admm": "sosproj.sdp.backends.admm:AdmmBackend",
+}
 
 
-@dataclass
-class RawSolution:
-    """What a backend returns: canonical ``x, y, s`` and normalized status.
+def backend_class(name: str) -> type[SolverBackend]:
+    """Return the backend class registered under ``name`` (imports its module lazily).
 
-    ``status`` is one of ``"solved"``, ``"inaccurate"``, ``"max_iter"``,
-    ``"time_limit"``, ``"infeasible"``, ``"unbounded"``, ``"error"``;
-    ``raw_status`` is the solver's own string.
+    >>> backend_class("scs").__name__
+    'ScsBackend'
     """
-
-    x: np.ndarray | None
-    y: np.ndarray | None
-    s: np.ndarray | None
-    status: str
-    raw_status: str
-    iterations: int
-    solve_time: float
-    setup_time: float = 0.0
-    extra: dict[str, Any] = field(default_factory=dict)
-
-
-def get_backend(name: str) -> type:
-    """Return the ``Backend`` class of a solver name (imports lazily).
-
-    >>> get_backend("scs").__name__
-    'Backend'
-    """
-    if name not in BACKENDS:
+    if not isinstance(name, str) or name not in BACKENDS:
         raise InvalidParameterError(f"solver must be one of {', '.join(map(repr, BACKENDS))}; got {name!r}")
-    module = importlib.import_module(f"sosproj.sdp.backends.{name}")
-    return module.Backend
+    module, cls = BACKENDS[name].split(":")
+    return getattr(importlib.import_module(module), cls)
 
 
-__all__ = ["RawSolution", "get_backend", "BACKENDS"]
+def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -> int:
+    """Estimated peak bytes of a solver's workspace, from sizes alone (before building anything).
+
+    ``solver`` is a backend name (its :meth:`~SolverBackend.estimate_memory`) or
+    ``"auto"`` (ADMM with SCS as fallback: :func:`sosproj.sdp.backends.admm.auto_memory`).
+    """
+    if solver == "auto":
+        from sosproj.sdp.backends.admm import auto_memory
+
+        return auto_memory(n, cones, nnz_A, nnz_P)
+    if solver not in BACKENDS:
+        raise InvalidParameterError(f"solver must be 'auto' or one of {', '.join(map(repr, BACKENDS))}; "
+                                    f"got {solver!r}")
+    return int(backend_class(solver).estimate_memory(n, cones, nnz_A, nnz_P))
+
+
+__all__ = ["BACKENDS", "backend_class", "estimate_memory", "RawSolution", "SolverBackend"]

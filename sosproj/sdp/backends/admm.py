@@ -47,7 +47,7 @@ in no single-nonzero row, or too many coupled rows) raise
 >>> from sosproj.sdp.conic import ConicProblem, Cones
 >>> prob = ConicProblem(sp.csc_matrix([[2.0]]), np.array([-6.0]), sp.csc_matrix([[-1.0]]),
 ...                     np.array([-1.0]), Cones(nonneg=1))       # min (x-3)^2 s.t. x >= 1
->>> sol = Backend(prob, tol=1e-9).solve()
+>>> sol = AdmmBackend(prob, tol=1e-9).solve()
 >>> sol.status, round(float(sol.x[0]), 6)
 ('solved', 3.0)
 """
@@ -55,59 +55,23 @@ in no single-nonzero row, or too many coupled rows) raise
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, SolverNotAvailableError
-from sosproj.sdp.backends import RawSolution
-from sosproj.sdp.conic import ConicProblem, _project_soc, svec_dim, svec_indices
+from sosproj.sdp.backends.base import RawSolution, SolverBackend
+from sosproj.sdp.backends.scs import ScsBackend
+from sosproj.sdp.cones import Cones, PSDProjector, project_soc, svec_dim
+from sosproj.sdp.conic import ConicProblem, relative_residuals
 
 #: iteration cap when the caller gives none (``solver="auto"`` then hands over to SCS)
 DEFAULT_MAX_ITER = 20_000
 
 #: largest number of coupled rows (rows of ``A`` with several nonzeros) handled by Woodbury
 MAX_COUPLED_ROWS = 4000
-
-
-def _psd_unpacker(d: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    i, j = svec_indices(d, "scs")
-    lower = i * d + j
-    upper = j * d + i
-    scale = np.where(i == j, 1.0, np.sqrt(2.0))
-    return lower, upper, scale
-
-
-class _PSDProjector:
-    """Projection of a scaled-svec block onto the PSD cone (one ``eigh``)."""
-
-    def __init__(self, d: int) -> None:
-        self.d = d
-        self.lower, self.upper, self.scale = _psd_unpacker(d)
-        self.buf = np.zeros((d, d))
-
-    def __call__(self, v: np.ndarray) -> np.ndarray:
-        d = self.d
-        if d == 1:
-            return np.maximum(v, 0.0)
-        M = self.buf
-        vals = v / self.scale
-        M.flat[self.lower] = vals
-        M.flat[self.upper] = vals
-        lam, V = np.linalg.eigh(M)
-        neg = int(np.searchsorted(lam, 0.0))
-        if neg == 0:
-            return v.copy()
-        if neg == d:
-            return np.zeros_like(v)
-        if neg <= d - neg:           # subtract the (smaller) negative part
-            Vn = V[:, :neg]
-            Pm = M - (Vn * lam[:neg]) @ Vn.T
-        else:
-            Vp = V[:, neg:]
-            Pm = (Vp * lam[neg:]) @ Vp.T
-        return Pm.flat[self.lower] * self.scale
 
 
 class _Anderson:
@@ -161,7 +125,28 @@ class _Anderson:
         return Fz - gamma @ self.dF[idx]
 
 
-class Backend:
+def _coupled_rows(cones: Cones) -> int:
+    """Rows taken as coupled by the memory estimate: those of every block but the largest."""
+    dmax = max(cones.psd, default=0)
+    return sum(svec_dim(d) for d in cones.psd if d < dmax) + cones.nonneg + sum(cones.soc)
+
+
+def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+    """Memory estimate of ``solver="auto"``: the larger of ADMM's and SCS's (it may fall back to
+    SCS), or SCS's alone when the ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`).
+
+    >>> from sosproj.sdp.cones import Cones
+    >>> cones = Cones(zero=1, psd=(4,))
+    >>> auto_memory(10, cones, 20, 0) >= AdmmBackend.estimate_memory(10, cones, 20, 0)
+    True
+    """
+    scs_bytes = ScsBackend.estimate_memory(n, cones, nnz_A, nnz_P)
+    if _coupled_rows(cones) > MAX_COUPLED_ROWS:
+        return int(scs_bytes)
+    return int(max(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P), scs_bytes))
+
+
+class AdmmBackend(SolverBackend):
     """A compiled ADMM workspace for one :class:`ConicProblem` (only ``q`` may change).
 
     Settings: ``rho`` (initial penalty, default from the data scale), ``alpha``
@@ -175,25 +160,39 @@ class Backend:
     >>> # nearest point of the PSD cone (order 2) to diag(1, -1): diag(1, 0)
     >>> prob = ConicProblem(2 * sp.identity(3, format="csc"), np.array([-2.0, 0.0, 2.0]),
     ...                     -sp.identity(3, format="csc"), np.zeros(3), Cones(psd=(2,)), offset=2.0)
-    >>> sol = Backend(prob, tol=1e-10).solve()
+    >>> sol = AdmmBackend(prob, tol=1e-10).solve()
     >>> sol.status, np.round(sol.x, 8).tolist()
     ('solved', [1.0, 0.0, 0.0])
     """
 
     name = "admm"
+    warm_start = True
+    options = {"rho": None, "alpha": 1.0, "eq_scale": 1e3, "anderson": 10, "adapt_every": None,
+               "adapt_ratio": 5.0, "stall_ratio": None, "gap_weight": None, "check_every": 5,
+               "safeguard": 1.0, "verbose": False}
+
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """``A`` and ``A'`` (CSR), the Anderson history (2 x 10 vectors of length m), the iterates,
+        one dense eigendecomposition per block and the dense Woodbury matrix of the coupled rows
+        (taken as the rows of every block but the largest; beyond :data:`MAX_COUPLED_ROWS` the
+        ADMM refuses the problem before allocating that matrix)."""
+        m = cones.dim
+        dmax = max(cones.psd, default=0)
+        return int(2 * 12 * (nnz_A + nnz_P) + 8 * (20 * m + 12 * (n + m)) + 8 * 4 * dmax * dmax
+                   + 8 * min(_coupled_rows(cones), MAX_COUPLED_ROWS) ** 2)
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
-                 time_limit: float | None = None, *, rho: float | None = None, alpha: float = 1.0,
-                 eq_scale: float = 1e3, anderson: int = 10, adapt_every: int | None = None,
-                 adapt_ratio: float = 5.0, stall_ratio: float | None = None, gap_weight: float | None = None,
-                 check_every: int = 5, safeguard: float = 1.0, verbose: bool = False) -> None:
-        t0 = time.perf_counter()
+                 time_limit: float | None = None, **options: Any) -> None:
+        super().__init__(problem, tol, max_iter, time_limit, **options)
+        o = self.options
+        rho, alpha, eq_scale, anderson = o["rho"], o["alpha"], o["eq_scale"], o["anderson"]
+        adapt_every, adapt_ratio, stall_ratio, gap_weight = (o["adapt_every"], o["adapt_ratio"],
+                                                             o["stall_ratio"], o["gap_weight"])
+        check_every, safeguard, verbose = o["check_every"], o["safeguard"], o["verbose"]
         if not 0.0 < alpha < 2.0:
             raise InvalidParameterError("alpha (over-relaxation) must lie in (0, 2)")
-        self.problem = problem
-        self.tol = float(tol)
         self.max_iter = int(max_iter) if max_iter else DEFAULT_MAX_ITER
-        self.time_limit = float(time_limit) if time_limit is not None else None
         self.alpha = float(alpha)
         self.eq_scale = float(eq_scale)
         self.anderson = int(anderson)
@@ -223,23 +222,8 @@ class Backend:
         self.stall_ratio = float(stall_ratio) if stall_ratio is not None else (2.0 if quadratic else 0.0)
         self.A = A
         self.AT = sp.csr_matrix(A.T)
-        self.slices: list[tuple[str, slice, int]] = []
-        start = 0
-        if cones.zero:
-            self.slices.append(("zero", slice(0, cones.zero), 0))
-            start = cones.zero
-        if cones.nonneg:
-            self.slices.append(("nonneg", slice(start, start + cones.nonneg), 0))
-            start += cones.nonneg
-        for q in cones.soc:
-            self.slices.append(("soc", slice(start, start + q), q))
-            start += q
-        self.psd_proj: dict[int, _PSDProjector] = {}
-        for d in cones.psd:
-            self.slices.append(("psd", slice(start, start + svec_dim(d)), d))
-            if d not in self.psd_proj:
-                self.psd_proj[d] = _PSDProjector(d)
-            start += svec_dim(d)
+        self.slices = list(cones.blocks())
+        self.psd_proj = {d: PSDProjector(d) for d in set(cones.psd)}
         self.row_scale = np.ones(m)
         for kind, sl, _ in self.slices:
             if kind == "zero":
@@ -270,7 +254,7 @@ class Backend:
         self.rho = float(rho)
         self._factor()
         self._q = problem.q
-        self.setup_time = time.perf_counter() - t0
+        self._built()
 
     # ---------------------------------------------------------------- linear algebra
     def _factor(self) -> None:
@@ -303,7 +287,7 @@ class Backend:
             elif kind == "nonneg":
                 out[sl] = np.maximum(v, 0.0)
             elif kind == "soc":
-                out[sl] = _project_soc(v)
+                out[sl] = project_soc(v)
             else:
                 out[sl] = self.psd_proj[d](v)
         return out
@@ -327,17 +311,7 @@ class Backend:
                    q: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
         """Relative primal, dual residuals and gap of ``(x, s, y)`` (SCS's definitions, as
         :meth:`ConicProblem.residuals`); ``Aty = A'y`` is passed in, shared by both certificates."""
-        inf = np.inf
-        Px = self.p_diag * x
-        pres = float(np.linalg.norm(Ax + s - b, inf))
-        pscale = 1.0 + max(float(np.linalg.norm(Ax, inf)), float(np.linalg.norm(s, inf)),
-                           float(np.linalg.norm(b, inf)))
-        dres = float(np.linalg.norm(Px + Aty + q, inf))
-        dscale = 1.0 + max(float(np.linalg.norm(Px, inf)), float(np.linalg.norm(Aty, inf)),
-                           float(np.linalg.norm(q, inf)))
-        xPx, qx, by = float(x @ Px), float(q @ x), float(b @ y)
-        gap = abs(xPx + qx + by) / (1.0 + max(abs(xPx), abs(qx), abs(by)))
-        return pres / pscale, dres / dscale, gap
+        return relative_residuals(x, y, s, Ax=Ax, Aty=Aty, Px=self.p_diag * x, q=q, b=b)
 
     def solve(self, q: np.ndarray | None = None,
               warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
@@ -437,4 +411,4 @@ class Backend:
                             "solver_res_pri": rel[0], "solver_res_dual": rel[1], "solver_gap": rel[2]})
 
 
-__all__ = ["Backend", "MAX_COUPLED_ROWS"]
+__all__ = ["AdmmBackend", "MAX_COUPLED_ROWS", "DEFAULT_MAX_ITER", "auto_memory"]

@@ -12,7 +12,7 @@ convention (cvxpy's equality duals carry the opposite sign).
 >>> import numpy as np, scipy.sparse as sp
 >>> from sosproj.sdp.conic import ConicProblem, Cones
 >>> prob = ConicProblem(None, np.array([1.0]), sp.csc_matrix([[-1.0]]), np.array([-1.0]), Cones(nonneg=1))
->>> sol = Backend(prob, tol=1e-9).solve()
+>>> sol = CvxpyBackend(prob, tol=1e-9).solve()
 >>> sol.status, round(float(sol.x[0]), 6)
 ('solved', 1.0)
 """
@@ -26,12 +26,10 @@ import numpy as np
 import scipy.sparse as sp
 
 from sosproj.errors import SolverNotAvailableError
-from sosproj.sdp.backends import RawSolution
-from sosproj.sdp.conic import SQRT2, ConicProblem, svec, svec_dim, svec_indices
-
-_STATUS = {"optimal": "solved", "optimal_inaccurate": "inaccurate", "infeasible": "infeasible",
-           "infeasible_inaccurate": "infeasible", "unbounded": "unbounded", "unbounded_inaccurate": "unbounded",
-           "user_limit": "max_iter", "solver_error": "error"}
+from sosproj.sdp.backends.base import RawSolution, SolverBackend
+from sosproj.sdp.backends.scs import ScsBackend
+from sosproj.sdp.cones import SQRT2, Cones, svec, svec_dim, svec_indices
+from sosproj.sdp.conic import ConicProblem
 
 
 def smat_operator(d: int) -> sp.csr_matrix:
@@ -52,16 +50,36 @@ def smat_operator(d: int) -> sp.csr_matrix:
     return sp.csr_matrix((vals, (rows, cols)), shape=(d * d, svec_dim(d)))
 
 
-_SOLVER_NAMES = {"CLARABEL": "CLARABEL", "SCS": "SCS", "MOSEK": "MOSEK"}
+class CvxpyBackend(SolverBackend):
+    """A cvxpy model of one :class:`ConicProblem`; the cost ``q`` is a cvxpy Parameter.
 
-
-class Backend:
-    """A cvxpy model of one :class:`ConicProblem`; the cost ``q`` is a cvxpy Parameter."""
+    Options: ``cvxpy_solver`` (the solver cvxpy calls, ``"CLARABEL"``, ``"SCS"`` or
+    ``"MOSEK"``) and ``solver_options`` (a dict passed to ``cvxpy.Problem.solve``,
+    overriding the settings derived from ``tol``, ``max_iter`` and ``time_limit``).
+    """
 
     name = "cvxpy"
+    options = {"cvxpy_solver": "CLARABEL", "solver_options": None}
+    #: the solver cvxpy calls when the options do not name one (subclasses fix it)
+    fixed_solver = "CLARABEL"
+    status_map = {"optimal": "solved", "optimal_inaccurate": "inaccurate", "infeasible": "infeasible",
+                  "infeasible_inaccurate": "infeasible", "unbounded": "unbounded",
+                  "unbounded_inaccurate": "unbounded", "user_limit": "max_iter", "solver_error": "error"}
+
+    def _require(self) -> None:
+        """Hook for subclasses that need more than cvxpy (a licence); nothing here."""
+
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """cvxpy's canonicalized copy (about 5x the sparse data) plus the called solver's
+        workspace (SCS's estimate)."""
+        return int(ScsBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 5 * 12 * (nnz_A + nnz_P))
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
-                 time_limit: float | None = None, cvxpy_solver: str = "CLARABEL", **settings: Any) -> None:
+                 time_limit: float | None = None, **options: Any) -> None:
+        super().__init__(problem, tol, max_iter, time_limit, **options)
+        self._require()
+        cvxpy_solver = str(self.options.get("cvxpy_solver", self.fixed_solver))
         try:
             import cvxpy as cp
         except ImportError as exc:  # pragma: no cover - cvxpy is a hard dependency
@@ -70,14 +88,9 @@ class Backend:
         if solver_name not in cp.installed_solvers():
             raise SolverNotAvailableError(f"cvxpy cannot find the solver {solver_name!r}; install it or pick "
                                           f"one of {', '.join(cp.installed_solvers())}")
-        t0 = time.perf_counter()
         self._cp = cp
-        self.problem = problem
         self.solver_name = solver_name
-        self.tol = tol
-        self.max_iter = max_iter
-        self.time_limit = time_limit
-        self.settings = settings
+        self.settings = dict(self.options["solver_options"] or {})
         n = problem.n
         x = cp.Variable(n)
         self.x = x
@@ -117,7 +130,7 @@ class Backend:
             self.constraints.append(("psd", con, d))
             row += m
         self.model = cp.Problem(cp.Minimize(obj), cons)
-        self.setup_time = time.perf_counter() - t0
+        self._built()
 
     def _solver_opts(self) -> dict[str, Any]:
         tol = self.tol
@@ -155,7 +168,7 @@ class Backend:
                                time.perf_counter() - t0, self.setup_time)
         wall = time.perf_counter() - t0
         raw = str(self.model.status)
-        status = _STATUS.get(raw, "error")
+        status = self.status_map.get(raw, "error")
         stats = self.model.solver_stats
         iters = int(stats.num_iters) if stats is not None and stats.num_iters is not None else 0
         if status != "solved" or self.x.value is None:
@@ -184,4 +197,4 @@ class Backend:
                             "compilation_time": float(getattr(stats, "setup_time", 0.0) or 0.0)})
 
 
-__all__ = ["Backend", "smat_operator"]
+__all__ = ["CvxpyBackend", "smat_operator"]

@@ -12,11 +12,10 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 from sosproj.errors import SolverNotAvailableError
-from sosproj.sdp.backends import cvxpy as _cvxpy_backend
-from sosproj.sdp.conic import ConicProblem
+from sosproj.sdp.backends.base import iterate_bytes, sparse_kkt_entries
+from sosproj.sdp.backends.cvxpy import CvxpyBackend
+from sosproj.sdp.cones import Cones
 
 
 def available() -> bool:
@@ -42,16 +41,24 @@ def _check() -> None:
                                       "MOSEKLM_LICENSE_FILE or pick solver='scs'") from exc
 
 
-class Backend(_cvxpy_backend.Backend):
-    """MOSEK through cvxpy; refuses to build without the package or a licence."""
+class MosekBackend(CvxpyBackend):
+    """MOSEK through cvxpy; refuses to build without the package or a licence.
+
+    Options: ``solver_options`` (a dict passed to cvxpy, e.g. ``{"mosek_params": {...}}``).
+    """
 
     name = "mosek"
+    options = {"solver_options": None}
+    fixed_solver = "MOSEK"
 
-    def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
-                 time_limit: float | None = None, **settings: Any) -> None:
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """The Schur complement over the variables (``n^2`` doubles) plus the sparse data."""
+        return int(8 * n * n + 12 * 4 * sparse_kkt_entries(n, cones, nnz_A, nnz_P) + iterate_bytes(n, cones))
+
+    def _require(self) -> None:
+        """Refuse to build without the package or a licence (after the option check)."""
         _check()
-        super().__init__(problem, tol=tol, max_iter=max_iter, time_limit=time_limit,
-                         cvxpy_solver="MOSEK", **settings)
 
 
-__all__ = ["Backend", "available"]
+__all__ = ["MosekBackend", "available"]

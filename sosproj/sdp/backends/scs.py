@@ -14,7 +14,7 @@ Status mapping: SCS's ``status_val`` 1 is ``"solved"``; 2 (``"solved
 >>> import numpy as np, scipy.sparse as sp
 >>> from sosproj.sdp.conic import ConicProblem, Cones
 >>> prob = ConicProblem(None, np.array([1.0]), sp.csc_matrix([[-1.0]]), np.array([-1.0]), Cones(nonneg=1))
->>> sol = Backend(prob, tol=1e-9).solve()
+>>> sol = ScsBackend(prob, tol=1e-9).solve()
 >>> sol.status, round(float(sol.x[0]), 6)
 ('solved', 1.0)
 """
@@ -27,26 +27,48 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import SolverNotAvailableError
-from sosproj.sdp.backends import RawSolution
+from sosproj.sdp.backends.base import RawSolution, SolverBackend, iterate_bytes, sparse_kkt_entries
+from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
 
-_STATUS = {1: "solved", -1: "unbounded", -2: "infeasible", -6: "unbounded", -7: "infeasible",
-           -3: "error", -4: "error", -5: "error", 0: "error"}
 
+class ScsBackend(SolverBackend):
+    """A compiled SCS workspace for one :class:`ConicProblem` (only ``q`` may change).
 
-class Backend:
-    """A compiled SCS workspace for one :class:`ConicProblem` (only ``q`` may change)."""
+    Options: SCS's own settings (``normalize``, ``scale``, ``adaptive_scale``,
+    ``rho_x``, ``alpha``, ``acceleration_lookback``, ...); they override the ones
+    derived from ``tol``, ``max_iter`` and ``time_limit``.
+    """
 
     name = "scs"
+    warm_start = True
+    #: SCS 3 settings (``None``: SCS's own default)
+    options = {key: None for key in (
+        "normalize", "scale", "adaptive_scale", "rho_x", "max_iters", "eps_abs", "eps_rel", "eps_infeas",
+        "alpha", "time_limit_secs", "verbose", "warm_start", "acceleration_lookback",
+        "acceleration_interval", "write_data_filename", "log_csv_filename", "use_indirect", "gpu", "mkl")}
+    status_map = {1: "solved", -1: "unbounded", -2: "infeasible", -6: "unbounded", -7: "infeasible",
+                  -3: "error", -4: "error", -5: "error", 0: "error"}
+
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """Sparse LDL factor of the quasi-definite KKT matrix ``[[P + rho I, A^T], [A, -D]]``.
+
+        ``nnz(P) + nnz(A) + n + m`` entries, a fill factor of 4 and 12 bytes per entry
+        (value + index), plus a dense eigendecomposition workspace of ``3 d^2`` doubles
+        for the largest PSD block and the iterate vectors.
+        """
+        dmax = max(cones.psd, default=0)
+        return int(12 * 4 * sparse_kkt_entries(n, cones, nnz_A, nnz_P) + 8 * 3 * dmax * dmax
+                   + iterate_bytes(n, cones))
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **settings: Any) -> None:
+        super().__init__(problem, tol, max_iter, time_limit, **settings)
         try:
             import scs
         except ImportError as exc:  # pragma: no cover - scs is a hard dependency
             raise SolverNotAvailableError("the SCS backend needs the 'scs' package; pip install scs") from exc
-        t0 = time.perf_counter()
-        self.problem = problem
         c = problem.cones
         cone: dict[str, Any] = {"z": c.zero, "l": c.nonneg}
         if c.soc:
@@ -60,9 +82,9 @@ class Backend:
                                 "verbose": False, "max_iters": int(max_iter) if max_iter else 100_000}
         if time_limit is not None:
             opts["time_limit_secs"] = float(time_limit)
-        opts.update(settings)
+        opts.update(self.user_options)
         self._solver = scs.SCS(data, cone, **opts)
-        self.setup_time = time.perf_counter() - t0
+        self._built()
         self._q = problem.q
 
     def solve(self, q: np.ndarray | None = None,
@@ -86,11 +108,11 @@ class Backend:
             low = raw.lower()
             status = "max_iter" if "max_iters" in low else "time_limit" if "time" in low else "inaccurate"
         else:
-            status = _STATUS.get(code, "error")
+            status = self.status_map.get(code, "error")
         return RawSolution(np.asarray(out["x"]), np.asarray(out["y"]), np.asarray(out["s"]), status, raw,
                            int(info["iter"]), wall, self.setup_time,
                            {"solver_res_pri": float(info["res_pri"]), "solver_res_dual": float(info["res_dual"]),
                             "solver_gap": float(info["gap"])})
 
 
-__all__ = ["Backend"]
+__all__ = ["ScsBackend"]
