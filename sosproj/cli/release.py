@@ -255,10 +255,10 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
     (0, 4)
     """
     npz, side = _check_output(args.output, args.force)
-    from sosproj.mechanisms.sizes import check_marginals_size
+    from sosproj.mechanisms.marginals import check_release_size
 
     # refuse what cannot fit from the sizes in the file header, before reading the records
-    check_marginals_size(peek_shape(args.input, args.key), args.k, method=args.method, sparsity=args.sparsity)
+    check_release_size(peek_shape(args.input, args.key), args.k, method=args.method, sparsity=args.sparsity)
     with console.steps(3, desc="release marginals") as bar:
         D = read_array(args.input, key=args.key, delimiter=args.delimiter)
         bar.update(1)

@@ -485,10 +485,12 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     >>> round(rel.query([0, 1]), 2), round(float(rel.table([0, 1]).sum()), 6)
     (2.0, 4.0)
     """
-    from sosproj.mechanisms.sizes import check_marginals_size
+    from sosproj.mechanisms.sizes import check_marginals_size, sizes_of
 
-    if workload is None:  # sizes alone, before any pass over the data
-        check_marginals_size(getattr(D, "shape", None), k, method="tables", degree=degree)
+    sizes = sizes_of(getattr(D, "shape", None), k, None, degree)
+    if workload is None and sizes is not None:  # sizes alone, before any pass over the data
+        check_marginals_size(sizes[0], sizes[1], method="tables",
+                             degree=default_degree(sizes[1], sizes[0]) if degree is None else degree)
     X = check_binary_matrix(D, "D")
     m, n = X.shape
     k = check_int(k, "k", minimum=1, maximum=n)

@@ -7,10 +7,12 @@ must say so at once, not after a pass over the records (reading, validating,
 counting). :func:`check_marginals_size` computes lower bounds of those allocations
 and refuses with :class:`~sosproj.errors.ResourceLimitError` (through
 :func:`~sosproj.validation.check_memory`, budget: 60% of the available memory or
-``SOSPROJ_MEMORY_LIMIT``); :func:`~sosproj.mechanisms.marginals.release_marginals`,
-:func:`~sosproj.mechanisms.marginal_tables.release_tables` and ``sosproj release
-marginals`` (from the input file's header, before reading it) call it first. The
-later, exact checks of the solvers stay in place.
+``SOSPROJ_MEMORY_LIMIT``); :func:`~sosproj.mechanisms.marginals.release_marginals`
+(through :func:`~sosproj.mechanisms.marginals.check_release_size`, which resolves the
+method and the default degree), :func:`~sosproj.mechanisms.marginal_tables.release_tables`
+and ``sosproj release marginals`` (from the input file's header, before reading it)
+call it first. The later, exact checks of the solvers stay in place. This module
+imports no mechanism (the callers resolve method and degree), so it sits below them.
 
 Lower bounds used (8-byte floats):
 
@@ -25,8 +27,8 @@ Lower bounds used (8-byte floats):
 
 Examples
 --------
->>> check_marginals_size((1000, 10), 3, method="tables")          # fits: returns quietly
->>> check_marginals_size((50, 400), 3, method="tables", limit_bytes=2**33)
+>>> check_marginals_size(10, 3, method="tables", degree=6)          # fits: returns quietly
+>>> check_marginals_size(400, 3, method="tables", degree=4, limit_bytes=2**33)
 Traceback (most recent call last):
 ...
 sosproj.errors.ResourceLimitError: the degree-4 cube relaxation of the 3-way tables over n=400 attributes ...
@@ -39,7 +41,7 @@ from typing import Any
 
 from sosproj.validation import check_memory
 
-__all__ = ["check_marginals_size", "cube_moment_orders", "marginals_memory_floor"]
+__all__ = ["check_marginals_size", "cube_moment_orders", "marginals_memory_floor", "sizes_of"]
 
 
 def cube_moment_orders(n: int, degree: int) -> tuple[int, int]:
@@ -53,62 +55,69 @@ def cube_moment_orders(n: int, degree: int) -> tuple[int, int]:
     return (sum(math.comb(n, j) for j in range(t + 1)), sum(math.comb(n, j) for j in range(top + 1)))
 
 
-def marginals_memory_floor(n: int, k: int, *, method: str, sparsity: int | None = None,
-                           degree: int | None = None) -> list[tuple[float, str]]:
+def marginals_memory_floor(n: int, k: int, *, method: str, degree: int | None = None
+                           ) -> list[tuple[float, str]]:
     """Lower bounds ``(bytes, what)`` of the allocations of a marginal release (see the module docstring).
 
-    ``method`` may be ``"auto"``; ``degree`` ``None`` means the method's default.
+    ``method`` is a resolved method (not ``"auto"``) and ``degree`` its relaxation degree
+    (``None`` for the methods without a relaxation).
 
-    >>> for size, what in marginals_memory_floor(10, 3, method="cube"):
+    >>> for size, what in marginals_memory_floor(10, 3, method="cube", degree=4):
     ...     print(int(size), what)
     32000 the order-3 noisy tensor over n=10 attributes
     50176 the degree-4 cube relaxation over n=10 attributes (moment matrix order 56)
     """
-    from sosproj.mechanisms import marginal_tables, marginals
-
-    if method == "auto":
-        method = marginals.resolve_method(sparsity)
     out: list[tuple[float, str]] = []
     if method == "tables":
-        d = marginal_tables.default_degree(k, n) if degree is None else int(degree)
+        d = int(degree) if degree is not None else 2 * math.ceil(k / 2)
         N, M = cube_moment_orders(n, d)
         out.append((8.0 * 3 * 2**k * math.comb(n, k), f"the {math.comb(n, k)} noisy {k}-way tables over n={n}"))
         out.append((8.0 * (10 * N * N + 6 * M), f"the degree-{d} cube relaxation of the {k}-way tables over "
                                                 f"n={n} attributes (moment matrix order {N})"))
         return out
     out.append((8.0 * 4 * float(n) ** k, f"the order-{k} noisy tensor over n={n} attributes"))
-    d = marginals.default_degree(method, k, n) if degree is None else int(degree)
-    if d is not None and method == "cube":
-        N, _ = cube_moment_orders(n, d)
-        out.append((8.0 * 2 * N * N, f"the degree-{d} cube relaxation over n={n} attributes (moment matrix order {N})"))
-    elif d is not None and method in ("sos", "sos-sparse"):
-        N = math.comb(n + d // 2, d // 2)
-        out.append((8.0 * 2 * N * N, f"the degree-{d} {method} relaxation over n={n} attributes "
-                                         f"(moment matrix order >= {N})"))
+    if degree is not None and method == "cube":
+        N, _ = cube_moment_orders(n, int(degree))
+        out.append((8.0 * 2 * N * N, f"the degree-{degree} cube relaxation over n={n} attributes "
+                                     f"(moment matrix order {N})"))
+    elif degree is not None and method in ("sos", "sos-sparse"):
+        N = math.comb(n + int(degree) // 2, int(degree) // 2)
+        out.append((8.0 * 2 * N * N, f"the degree-{degree} {method} relaxation over n={n} attributes "
+                                     f"(moment matrix order >= {N})"))
     return out
 
 
-def check_marginals_size(shape: Any, k: Any, *, method: str = "auto", sparsity: Any = None,
-                         degree: Any = None, limit_bytes: float | None = None) -> None:
-    """Refuse, from sizes alone, a marginal release that cannot fit in memory.
+def sizes_of(shape: Any, k: Any, sparsity: Any = None, degree: Any = None) -> tuple[int, int] | None:
+    """``(n, k)`` when the shape and the parameters can be sized, else ``None``.
 
-    ``shape`` is the ``(m, n)`` shape of the records. Arguments that are not yet valid
-    (a non-integer ``k``, an unknown method, a 1-D shape) are left to the release's own
-    validation: this check only refuses what it can size.
+    Arguments that are not yet valid (a non-integer ``k``, a 1-D shape) are left to the
+    release's own validation: the size check only refuses what it can size.
 
-    >>> check_marginals_size((10, 5), 2, method="symmetrize")
+    >>> sizes_of((50, 400), 3), sizes_of((50,), 3), sizes_of((5, 4), "3")
+    ((400, 3), None, None)
     """
     try:
         m, n = (int(v) for v in shape)
     except (TypeError, ValueError):
-        return
-    if (isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n
-            or (sparsity is not None and (isinstance(sparsity, bool) or not isinstance(sparsity, int)))
-            or (degree is not None and (isinstance(degree, bool) or not isinstance(degree, int) or degree < 1))):
-        return
-    from sosproj.mechanisms.marginals import METHODS
+        return None
+    if isinstance(k, bool) or not isinstance(k, int) or not 1 <= k <= n:
+        return None
+    if sparsity is not None and (isinstance(sparsity, bool) or not isinstance(sparsity, int)):
+        return None
+    if degree is not None and (isinstance(degree, bool) or not isinstance(degree, int) or degree < 1):
+        return None
+    return n, k
 
-    if method not in METHODS:
-        return
-    for estimate, what in marginals_memory_floor(n, k, method=method, sparsity=sparsity, degree=degree):
+
+def check_marginals_size(n: int, k: int, *, method: str, degree: int | None = None,
+                         limit_bytes: float | None = None) -> None:
+    """Refuse (:class:`~sosproj.errors.ResourceLimitError`), from sizes alone, a release that cannot fit.
+
+    ``method`` resolved, ``degree`` the relaxation degree it will use (see
+    :func:`marginals_memory_floor`); callers resolve both from public parameters
+    (:func:`sosproj.mechanisms.marginals.check_release_size`).
+
+    >>> check_marginals_size(5, 2, method="symmetrize")
+    """
+    for estimate, what in marginals_memory_floor(n, k, method=method, degree=degree):
         check_memory(estimate, what, limit_bytes=limit_bytes)
