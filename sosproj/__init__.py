@@ -29,6 +29,7 @@ _NAMES = {
     "load_dataset": "sosproj.data.datasets",
     "PrivacyAccountant": "sosproj.privacy.accountant",
     "audit_mechanism": "sosproj.audit",
+    "audit_release": "sosproj.audit",
     "sample_discrete_gaussian": "sosproj.privacy.discrete_gaussian",
     "discrete_gaussian_sigma": "sosproj.privacy.discrete_gaussian",
     "SosprojError": "sosproj.errors",

@@ -38,9 +38,43 @@ SETS = {
 }
 
 
-def _sample_in_set(S, rng, k=3):
-    """Points of S: projections of random matrices (which lie in S)."""
-    return [S.project(rng.normal(scale=3, size=(N, N))) for _ in range(k)]
+def _psd(rng, trace):
+    A = rng.normal(size=(N, N))
+    X = A @ A.T
+    return trace * X / np.trace(X)
+
+
+def _member(name, rng):
+    """A point of SETS[name] built from its definition (never by the projection under test)."""
+    u = rng.uniform(0.2, 1.0)
+    if name == "psd":
+        return _psd(rng, 10 * u)
+    if name == "spectraplex":
+        return _psd(rng, 1.5 * u)
+    if name == "spectraplex_eq":
+        return _psd(rng, 2.0)
+    if name == "psd_fro":
+        X = _psd(rng, 1.0)
+        return 2.0 * u * X / np.linalg.norm(X)
+    if name in ("fro", "fro_center"):
+        E = rng.normal(size=(N, N))
+        r = 1.0 if name == "fro" else 0.5
+        return (0 if name == "fro" else np.eye(N)) + r * u * E / np.linalg.norm(E)
+    if name == "box":
+        return rng.uniform(-1, 1, size=(N, N))
+    if name == "box_array":
+        return rng.uniform(0, 1, size=(N, N)) * np.arange(1, N * N + 1, dtype=float).reshape(N, N) / 4
+    if name == "sym":
+        A = rng.normal(scale=3, size=(N, N))
+        return A + A.T
+    raise AssertionError(name)
+
+
+def _sample_in_set(name, rng, k=3):
+    """Independent points of the set: built from its definition, checked with contains()."""
+    pts = [_member(name, rng) for _ in range(k)]
+    assert all(SETS[name].contains(X, tol=1e-9) for X in pts)
+    return pts
 
 
 @pytest.mark.parametrize("name", list(SETS))
@@ -53,7 +87,7 @@ def test_projection_properties(name: str, Y: np.ndarray, Z: np.ndarray) -> None:
     Q = S.project(Z)
     assert np.linalg.norm(P - Q) <= np.linalg.norm(Y - Z) + 1e-9  # non-expansive
     rng = np.random.default_rng(0)
-    for X in _sample_in_set(S, rng):  # variational inequality
+    for X in _sample_in_set(name, rng):  # variational inequality against independent points of S
         assert np.sum((Y - P) * (X - P)) <= 1e-7 * max(1.0, np.linalg.norm(Y) ** 2)
 
 

@@ -13,8 +13,6 @@ from sosproj.privacy.noise import gaussian_noise
 from sosproj.rng import as_generator
 from sosproj.testing import noise_disabled
 
-pytest.importorskip("sosproj.sets.pseudo_moment")
-
 
 @pytest.mark.parametrize("method,k,kw", [
     ("cube", 2, {}), ("cube", 3, {}), ("sos", 2, {}), ("sos", 3, {}),

@@ -18,6 +18,7 @@ from sosproj.data.contingency import (
     subset_from_fourier,
 )
 from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionError
+from sosproj.mechanisms import marginals as marg
 from sosproj.mechanisms.marginal_tables import (
     CubeTablesProjector,
     default_degree,
@@ -146,8 +147,6 @@ def test_projection_reduces_error_against_raw_tables():
 
 
 def test_generic_sdp_route_agrees_with_admm():
-    pytest.importorskip("sosproj.sdp.least_squares")
-    pytest.importorskip("sosproj.poly")
     D = _data(50, 5, seed=8)
     for degree in (4, 6):
         a = release_tables(D, 3, epsilon=2.0, delta=1e-6, rng=1, solver="admm", tol=1e-9, max_iter=30000,
@@ -160,7 +159,6 @@ def test_generic_sdp_route_agrees_with_admm():
 
 
 def test_discrete_noise_integer_measurements():
-    pytest.importorskip("sosproj.privacy.discrete_gaussian")
     D = _data(100, 5, seed=9)
     rel = release_tables(D, 2, epsilon=1.0, delta=1e-6, rng=2, noise="discrete")
     cells = rel.info["measured_cells"]
@@ -169,7 +167,6 @@ def test_discrete_noise_integer_measurements():
 
 
 def test_release_marginals_dispatch():
-    marg = pytest.importorskip("sosproj.mechanisms.marginals")
     D = _data(80, 5, seed=10)
     with noise_disabled():
         rel = marg.release_marginals(D, 2, epsilon=1.0, delta=1e-6, method="tables", rng=0, solver="admm")

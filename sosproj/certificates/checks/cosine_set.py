@@ -20,7 +20,6 @@ from sosproj.certificates.complexity import gaussian_complexity
 from sosproj.certificates.progress import progress_bar
 from sosproj.certificates.rates import fit_rate
 from sosproj.certificates.registry import (
-    CheckUnavailable,
     Curve,
     Outcome,
     bound_verdict,
@@ -40,11 +39,7 @@ def cosine_set(n: int, backend: str = "auto") -> Any:
     from sosproj import sets
 
     if backend in ("auto", "bounded_diagonal"):
-        try:
-            return sets.BoundedDiagonalPSD(1.0)
-        except (ImportError, AttributeError) as exc:
-            if backend == "bounded_diagonal":
-                raise CheckUnavailable("sosproj.sets.BoundedDiagonalPSD") from exc
+        return sets.BoundedDiagonalPSD(1.0)  # part of sosproj: a failure here is an error, not a skip
     return sets.Intersection([sets.PSDCone(n), sets.Box(-1.0, 1.0)])
 
 

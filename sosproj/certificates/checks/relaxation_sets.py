@@ -1,17 +1,22 @@
-"""Pseudo-moment tensor sets used by the SoS checks, with a "not available" path.
+"""Pseudo-moment tensor sets used by the SoS checks.
 
 :func:`tensor_set` builds ``PseudoMomentSet(MomentRelaxation(system, degree), k)`` (the set
 :math:`\\{\\tilde{\\mathbb E}_\\mu[x^{\\otimes k}]\\}` over degree-``degree`` pseudo-distributions
-satisfying ``system``), refusing sizes whose moment matrix is too large to solve in a
-check, and raising :class:`~sosproj.certificates.registry.CheckUnavailable` when the
-relaxation layer is missing.
+satisfying ``system``). The relaxation layer is part of sosproj: an ``ImportError`` or
+``AttributeError`` here is a bug, so it propagates and the check reports ``"error"``
+(never ``"skip"``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sosproj.certificates.registry import CheckUnavailable
+from sosproj import poly
+from sosproj.errors import InvalidParameterError
+from sosproj.poly.relaxation import MomentRelaxation
+from sosproj.sets.pseudo_moment import PseudoMomentSet
+
+SYSTEMS = ("unit_ball", "sparse_ball", "boolean_cube")
 
 
 def tensor_set(system_name: str, n: int, degree: int, k: int, **kwargs: Any) -> Any:
@@ -20,17 +25,7 @@ def tensor_set(system_name: str, n: int, degree: int, k: int, **kwargs: Any) -> 
     ``system_name`` is ``"unit_ball"``, ``"sparse_ball"`` (needs ``t``) or ``"boolean_cube"``
     (optional ``scale``).
     """
-    try:
-        from sosproj import poly
-        from sosproj.poly.relaxation import MomentRelaxation
-
-        system = getattr(poly, system_name)(n, **kwargs)
-    except (ImportError, AttributeError) as exc:
-        raise CheckUnavailable(f"sosproj.poly.{system_name} / MomentRelaxation ({exc})") from exc
-    R = MomentRelaxation(system, degree=degree)
-    try:
-        from sosproj.sets.pseudo_moment import PseudoMomentSet
-
-        return PseudoMomentSet(R, k)
-    except (ImportError, AttributeError) as exc:
-        raise CheckUnavailable(f"PseudoMomentSet ({exc})") from exc
+    if system_name not in SYSTEMS:
+        raise InvalidParameterError(f"unknown system {system_name!r}; use one of {', '.join(SYSTEMS)}")
+    system = getattr(poly, system_name)(n, **kwargs)
+    return PseudoMomentSet(MomentRelaxation(system, degree=degree), k)

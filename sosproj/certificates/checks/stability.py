@@ -53,12 +53,7 @@ def _make_set(name: str, n: int, rng: np.random.Generator) -> tuple[Any, np.ndar
         v /= np.linalg.norm(v)
         return sets.PSDFrobeniusBall(1.0, n=n), 0.5 * np.outer(v, v), shape
     if name == "cosine":
-        try:
-            S = sets.BoundedDiagonalPSD(1.0)
-        except (ImportError, AttributeError) as exc:  # pragma: no cover - depends on the tree
-            from sosproj.certificates.registry import CheckUnavailable
-
-            raise CheckUnavailable("sosproj.sets.BoundedDiagonalPSD (the cosine set)") from exc
+        S = sets.BoundedDiagonalPSD(1.0)  # part of sosproj: a failure is an error, never a skip
         V = rng.standard_normal((n, 3))
         V /= np.linalg.norm(V, axis=1, keepdims=True)
         return S, V @ V.T, shape
@@ -105,19 +100,9 @@ def check_stability(p: dict[str, Any], rng: np.random.Generator, progress: bool 
     worst_ratio = -np.inf
     worst_at: dict[str, Any] = {}
     total_violations = 0
-    skipped = []
     with progress_bar(total=len(p["sets"]) * len(p["sigmas"]), desc="stability", enabled=progress) as bar:
         for name in p["sets"]:
-            try:
-                S, A, shape = _make_set(name, int(p["n"]), rng)
-            except Exception as exc:
-                from sosproj.certificates.registry import CheckUnavailable
-
-                if isinstance(exc, CheckUnavailable):
-                    skipped.append(f"{name} ({exc})")
-                    bar.update(len(p["sigmas"]))
-                    continue
-                raise
+            S, A, shape = _make_set(name, int(p["n"]), rng)
             ratios, lows, highs = [], [], []
             for sigma in p["sigmas"]:
                 m = _measure(S, A, shape, float(sigma), int(p["trials"]), rng)
@@ -148,7 +133,10 @@ def check_stability(p: dict[str, Any], rng: np.random.Generator, progress: bool 
                 bar.update(1)
             curves.append(Curve(name, list(map(float, p["sigmas"])), ratios, "measured", lows, highs))
     if not rows:
-        return Outcome("skip", "no set of the list is available: " + "; ".join(skipped))
+        from sosproj.errors import InvalidParameterError
+
+        raise InvalidParameterError("sets is empty; pass at least one of box, frobenius, spectraplex, "
+                                    "psd_frobenius, cosine")
     sig = list(map(float, p["sigmas"]))
     curves.append(Curve(f"bound c = {c:g}", sig, [c] * len(sig), "theory"))
     curves.append(Curve(f"paper c = {float(p['paper_constant']):.3g}", sig,
@@ -157,8 +145,6 @@ def check_stability(p: dict[str, Any], rng: np.random.Generator, progress: bool 
     reason = (f"largest measured ratio E||P(A+W)-P(A)||^2 / (sigma G(S)) = {worst_ratio:.3f} "
               f"({worst_at.get('set')}, sigma={worst_at.get('sigma')}) against c = {c:g}; "
               f"{total_violations} per-draw firm non-expansiveness violations")
-    if skipped:
-        reason += "; skipped sets: " + "; ".join(skipped)
     measured = {"constant": worst_ratio, "constant_ci": worst_at.get("ratio_ci"), "worst": worst_at,
                 "firm_nonexpansive_violations": total_violations}
     theoretical = {"constant": c, "paper_constant": float(p["paper_constant"]),

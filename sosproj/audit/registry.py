@@ -1,0 +1,191 @@
+r"""Every shipped mechanism, registered once for the black-box audit (:func:`~sosproj.audit.audit_release`).
+
+One row of :data:`MECHANISMS` per mechanism: the real release function as users call it
+(``build(epsilon, delta) -> f(data, rng)``, a picklable :func:`functools.partial`), a
+worst-case adjacent pair under the mechanism's stated adjacency, the array that is
+audited, and the runs per input at which the audit's power is stated. A new mechanism is
+one line: ``register(AuditCase("name", partial(_release, ...), pair, output, trials, "adjacency"))``.
+
+Worst-case pairs (the noise-free outputs differ by exactly the stated sensitivity, checked
+by ``tests/test_audit_blackbox.py``) with noise small against the constraint sets, so the
+projections are post-processing that keeps the difference visible:
+
+* ``perturb_and_project[box]``: :math:`A = (0.3, -0.2)`, :math:`A' = A + e_1`, caller's
+  :math:`\|A - A'\|_F \le \Delta = 1`, ``S = Box(-1e3, 1e3)``;
+  ``perturb_and_project[psd]``: :math:`A = 40 I_2`, :math:`A' = A + e_1e_1^T`, ``S = PSDCone()``.
+* ``cosine[method]``: two orthogonal unit vectors, the second turned so that one cosine
+  moves by :math:`0.02/\sqrt2` (:math:`\|UU^T - U'U'^T\|_F = 0.02` = the stated sensitivity).
+* ``marginals[method]`` (replace-one, ``m = 2000`` public, all four patterns of 2 attributes
+  present, ``k = 2``): one all-ones row replaced by an all-zeros row, which moves the
+  normalized tensor by exactly its sensitivity :math:`1/m`; the sparse methods
+  (``sos-sparse``, ``topk``; ``t = 2``, ``n = 4``) replace a row with ones at
+  :math:`\{0, 1\}` by one with ones at :math:`\{2, 3\}` (sensitivity :math:`\sqrt2/m`);
+  ``sos-sparse`` runs at ``k = 1``, ``t = 1``, ``n = 2`` (``m = 1800``; a row ``{0}`` becomes ``{1}``)
+  because its relaxation takes seconds per run at ``n = 4``.
+* ``tables`` / ``tables[discrete]``: :func:`~sosproj.mechanisms.marginal_tables.release_tables`
+  on the marginals' dense pair (replace-one; each 2-way table moves one count between two
+  cells).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import numpy as np
+
+from sosproj.validation import check_delta, check_epsilon
+
+
+@dataclass(frozen=True)
+class AuditCase:
+    """One registered mechanism: ``build(epsilon, delta)`` gives the release ``f(data, rng)``."""
+
+    name: str
+    build: Callable[[float, float], Callable[[Any, Any], Any]]
+    pair: Callable[[], tuple[Any, Any]]
+    output: Callable[[Any], Any] | None
+    trials: int
+    adjacency: str
+
+    def release(self, epsilon: float, delta: float) -> Callable[[Any, Any], Any]:
+        """The real release function at the claim ``(epsilon, delta)``."""
+        return self.build(check_epsilon(epsilon), check_delta(delta))
+
+
+MECHANISMS: dict[str, AuditCase] = {}
+
+
+def register(case: AuditCase) -> AuditCase:
+    """Add ``case`` to :data:`MECHANISMS` (one line per mechanism)."""
+    MECHANISMS[case.name] = case
+    return case
+
+
+# ---------------------------------------------------------------- release functions
+# module-level, so that partial(...) of them pickles into joblib workers
+
+
+def _pap(A: Any, rng: Any, *, epsilon: float, delta: float, set_name: str) -> Any:
+    from sosproj.mechanisms.perturb_and_project import perturb_and_project
+    from sosproj.sets import Box, PSDCone
+
+    S = Box(-1e3, 1e3) if set_name == "box" else PSDCone()
+    return perturb_and_project(A, S, epsilon=epsilon, delta=delta, sensitivity=1.0, rng=rng)
+
+
+def _cosine(V: Any, rng: Any, *, epsilon: float, delta: float, method: str) -> Any:
+    from sosproj.mechanisms.cosine import release_cosine_similarities
+
+    return release_cosine_similarities(V, epsilon=epsilon, delta=delta, sensitivity=COSINE_SENSITIVITY,
+                                       method=method, rng=rng)
+
+
+def _marginals(D: Any, rng: Any, *, epsilon: float, delta: float, method: str | None,
+               sparsity: int | None = None, k: int = 2) -> Any:
+    from sosproj.mechanisms.marginals import release_marginals
+
+    kw: dict[str, Any] = {} if method is None else {"method": method}
+    return release_marginals(D, k, epsilon=epsilon, delta=delta, sparsity=sparsity, rng=rng, **kw)
+
+
+def _tables(D: Any, rng: Any, *, epsilon: float, delta: float, noise: str) -> Any:
+    from sosproj.mechanisms.marginal_tables import release_tables
+
+    return release_tables(D, 2, epsilon=epsilon, delta=delta, noise=noise, rng=rng)
+
+
+def _moments(rel: Any) -> np.ndarray:
+    return np.asarray(rel.moments[1:], dtype=float)
+
+
+def _builder(fn: Callable[..., Any], **fixed: Any) -> Callable[[float, float], Callable[[Any, Any], Any]]:
+    def build(epsilon: float, delta: float) -> Callable[[Any, Any], Any]:
+        return partial(fn, epsilon=epsilon, delta=delta, **fixed)
+
+    return build
+
+
+# --------------------------------------------------------------------- worst-case pairs
+
+COSINE_SENSITIVITY = 0.02
+
+
+def pap_box_pair() -> tuple[np.ndarray, np.ndarray]:
+    A = np.array([0.3, -0.2])
+    return A, A + np.array([1.0, 0.0])
+
+
+def pap_psd_pair() -> tuple[np.ndarray, np.ndarray]:
+    A = 40.0 * np.eye(2)
+    A2 = A.copy()
+    A2[0, 0] += 1.0
+    return A, A2
+
+
+def cosine_pair() -> tuple[np.ndarray, np.ndarray]:
+    """Two orthogonal unit vectors; the second turned so that ``||UU^T - U'U'^T||_F = 0.02``."""
+    c = COSINE_SENSITIVITY / np.sqrt(2.0)
+    V = np.array([[1.0, 0.0], [0.0, 1.0]])
+    V2 = np.array([[1.0, 0.0], [c, np.sqrt(1.0 - c * c)]])
+    return V, V2
+
+
+def dense_pair(m: int = 2000) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` rows, each pattern of 2 attributes ``m/4`` times; one all-ones row becomes all-zeros."""
+    D = np.repeat(np.array([[0, 0], [1, 0], [0, 1], [1, 1]]), m // 4, axis=0)
+    D2 = D.copy()
+    D2[-1] = [0, 0]
+    return D, D2
+
+
+def one_sparse_pair(m: int = 1800) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` rows over 2 attributes with at most one 1; a row {0} becomes {1}."""
+    D = np.repeat(np.array([[1, 0], [0, 1], [0, 0]]), m // 3, axis=0)
+    D2 = D.copy()
+    D2[0] = [0, 1]
+    return D, D2
+
+
+def sparse_pair(m: int = 2000) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` rows over 4 attributes with at most 2 ones; a row {0, 1} becomes {2, 3}."""
+    pats = np.array([[1, 1, 0, 0], [0, 0, 1, 1], [1, 0, 1, 0], [0, 1, 0, 1], [1, 0, 0, 0], [0, 0, 0, 0],
+                     [0, 1, 1, 0], [1, 0, 0, 1]])
+    D = np.repeat(pats, m // len(pats), axis=0)
+    D2 = D.copy()
+    D2[0] = [0, 0, 1, 1]
+    return D, D2
+
+
+# ------------------------------------------------------------------------- the table
+
+_REPLACE_ONE = "replace-one, m public"
+
+register(AuditCase("perturb_and_project[box]", _builder(_pap, set_name="box"), pap_box_pair, None, 20_000,
+                   "caller's ||A - A'||_F <= 1"))
+register(AuditCase("perturb_and_project[psd]", _builder(_pap, set_name="psd"), pap_psd_pair, None, 20_000,
+                   "caller's ||A - A'||_F <= 1"))
+for _m in ("exact", "dykstra", "alternating", "gaussian"):
+    register(AuditCase(f"cosine[{_m}]", _builder(_cosine, method=_m), cosine_pair, None, 12_000,
+                       "caller's ||UU^T - U'U'^T||_F <= 0.02"))
+register(AuditCase("marginals[default]", _builder(_marginals, method=None), dense_pair, _moments, 8_000,
+                   _REPLACE_ONE))
+for _m, _runs in (("gaussian", 12_000), ("symmetrize", 12_000), ("flatten", 12_000), ("tables", 8_000)):
+    register(AuditCase(f"marginals[{_m}]", _builder(_marginals, method=_m), dense_pair, _moments, _runs,
+                       _REPLACE_ONE))
+for _m in ("sos", "cube"):  # an SDP projection per run (about 8 ms): fewer runs
+    register(AuditCase(f"marginals[{_m}]", _builder(_marginals, method=_m), dense_pair, _moments, 3_000,
+                       _REPLACE_ONE))
+register(AuditCase("marginals[topk]", _builder(_marginals, method="topk", sparsity=2), sparse_pair, _moments,
+                   12_000, _REPLACE_ONE + ", rows with <= 2 ones"))
+# the P_t relaxation is expensive (seconds per run at n = 4, t = 2): k = 1, t = 1, n = 2 (about 25 ms)
+register(AuditCase("marginals[sos-sparse]", _builder(_marginals, method="sos-sparse", sparsity=1, k=1),
+                   one_sparse_pair, _moments, 2_000, _REPLACE_ONE + ", rows with <= 1 one, k = 1"))
+register(AuditCase("tables", _builder(_tables, noise="gaussian"), dense_pair, _moments, 8_000, _REPLACE_ONE))
+register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dense_pair, _moments, 6_000,
+                   _REPLACE_ONE))
+
+__all__ = ["AuditCase", "MECHANISMS", "register", "COSINE_SENSITIVITY", "pap_box_pair", "pap_psd_pair",
+           "cosine_pair", "dense_pair", "sparse_pair", "one_sparse_pair"]
