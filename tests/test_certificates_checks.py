@@ -123,3 +123,32 @@ def test_verdict_helpers():
     assert exponent_verdict(0.5, 0.8, 0.75, 0.1) == "pass"
     assert combine(["pass", "skip"]) == "pass"
     assert combine(["pass", "error", "fail"]) == "error"
+
+
+def test_injective_norm_research_mode_is_certified_resumable_and_honest(tmp_path, monkeypatch):
+    """Per-draw certificates and tightness, cached per draw (a rerun recomputes nothing), and a
+    verdict that uses only sizes whose gap was certified."""
+    from sosproj.certificates.checks import injective_norm as inj
+
+    params = {"ns": [3, 4], "trials": 3, "n_boot": 50, "power_starts": 2, "solver": "lowrank", "tol": 1e-7,
+              "certified_gap": 1e-5, "atoms": True, "windows": 2, "cache_dir": str(tmp_path / "cache")}
+    r = run_check("injective_norm", params, rng=7)
+    assert r.verdict in ("pass", "inconclusive"), r.reason
+    assert r.measured["certified_ns"] == [3, 4]
+    for row in r.table:
+        assert row["certified"] and row["max_certified_relative_gap"] <= 1e-5
+        assert 0.0 <= row["tight_fraction"] <= 1.0
+        assert row["best_point_mean"] <= row["G_sos"] + 1e-9      # feasible points never beat the bound
+    assert len(list((tmp_path / "cache").rglob("*.json"))) == 6
+    assert len(r.measured["local_exponents"]) == 1
+
+    def boom(*args, **kwargs):
+        raise AssertionError("a cached draw was recomputed")
+
+    monkeypatch.setattr(inj, "evaluate_draw", boom)
+    again = run_check("injective_norm", params, rng=7)
+    assert again.measured["exponent"] == r.measured["exponent"]
+    # an impossible gap requirement leaves no certified size: no exponent, no pass
+    strict = run_check("injective_norm", {**params, "certified_gap": 1e-300}, rng=7)
+    assert strict.measured["certified_ns"] == [] and strict.verdict == "inconclusive"
+    assert not np.isfinite(strict.measured["exponent"])

@@ -430,6 +430,19 @@ row("poly.MomentRelaxation",
     oversize=Cell(lambda: poly.MomentRelaxation(poly.unit_ball(12), 6), E_RES,
                   "the estimate is refused before anything is built"))
 
+_R_ATOMS = poly.MomentRelaxation(poly.unit_ball(3), 4)
+_Y_ATOMS = _R_ATOMS.moments_of(np.array([[0.6, 0.0, 0.8]]))
+row("poly.extract_atoms",
+    nan=Cell(lambda: poly.extract_atoms(_R_ATOMS, nanify(_Y_ATOMS)), E_IN),
+    inf=Cell(lambda: poly.extract_atoms(_R_ATOMS, nanify(_Y_ATOMS, INF)), E_IN),
+    shape=Cell(lambda: poly.extract_atoms(_R_ATOMS, _Y_ATOMS[:5]), E_IN),
+    dtype=Cell(lambda: poly.extract_atoms(_R_ATOMS, np.array(["a"] * _R_ATOMS.n_moments)), E_TY),
+    empty=Cell(lambda: poly.extract_atoms(_R_ATOMS, np.zeros(0)), E_IN),
+    range=Cell(lambda: poly.extract_atoms(_R_ATOMS, _Y_ATOMS, tol=-1.0), E_PAR),
+    nonbinary=NA("real-valued moments"),
+    oversize=Cell(lambda: poly.extract_atoms(_R_ATOMS, _Y_ATOMS), E_RES,
+                  "the dense moment-matrix workspace is estimated and refused before any work"))
+
 # ============================================================ certificates
 
 from sosproj import certificates as cert  # noqa: E402
@@ -517,7 +530,7 @@ EXCLUDED = {
     "result containers (frozen dataclasses built by sosproj)": [
         "Release", "MarginalRelease", "AuditResult", "AuditTarget", "Charge", "ProjectionInfo", "SupportResult",
         "ComplexityEstimate", "RateFit", "CheckResult", "Report", "Readout", "MomentCheck", "PSDBlock",
-        "FourierForm", "PolytopeFit"],
+        "FourierForm", "PolytopeFit", "AtomResult"],
     "errors, warnings, constants, type aliases and submodules": [
         "SosprojError", "ProjectionError", "ConvergenceWarning", "CONVERSIONS", "COMPOSITIONS", "TESTS",
         "REGISTRY", "errors", "validation", "rng", "cli", "sets", "poly", "sdp", "mechanisms", "certificates",

@@ -12,6 +12,7 @@ Monomials (:mod:`~sosproj.poly.monomials`), exact polynomials
 496
 """
 
+from sosproj.poly.atoms import AtomResult, extract_atoms
 from sosproj.poly.polynomial import Polynomial
 from sosproj.poly.relaxation import MomentCheck, MomentRelaxation, PSDBlock, Readout
 from sosproj.poly.system import PolySystem
@@ -19,5 +20,5 @@ from sosproj.poly.systems import boolean_cube, sparse_ball, sphere, unit_ball
 
 __all__ = [
     "PolySystem", "Polynomial", "MomentRelaxation", "PSDBlock", "Readout", "MomentCheck",
-    "unit_ball", "sphere", "sparse_ball", "boolean_cube",
+    "unit_ball", "sphere", "sparse_ball", "boolean_cube", "extract_atoms", "AtomResult",
 ]

@@ -52,6 +52,7 @@ from sosproj.errors import InvalidInputError
 from sosproj.sdp.compile import compile_constraints, compile_linear, support_cost
 from sosproj.sdp.cones import single_thread_blas
 from sosproj.sdp.least_squares import LeastSquaresProjector, feasible_norm_bound
+from sosproj.sdp.lowrank_support import certify_support, support_route
 from sosproj.sdp.solve import ConicSolver, check_solver_name
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, handle_nonconvergence
 from sosproj.validation import check_array, check_int, check_positive
@@ -65,8 +66,13 @@ class PseudoMomentSet(ConvexSet):
     relaxation : a ``MomentRelaxation`` with ``k <= relaxation.degree``.
     k : tensor order.
     solver : ``"auto"`` (default: sosproj's ADMM where the relaxation has its diagonal structure,
-        as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short),
-        ``"admm"``, ``"scs"``, ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+        as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short; support
+        functions of large unit-ball relaxations go to ``"lowrank"``, see
+        :mod:`sosproj.sdp.lowrank_support`), ``"admm"``, ``"lowrank"`` (supports over the unit ball:
+        certified stopping), ``"scs"``, ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+        Support values over unit-ball relaxations carry a certified interval in ``info``
+        (``upper_bound``, ``lower_bound``, ``certified_relative_gap``; with ``certify=True`` also
+        atom extraction and ``tight``).
     tol : relative residual / gap tolerance of the conic solves.
     time_limit, max_iter : passed to the solver.
     check_tol : tolerance of ``R.check`` applied to every projection (default ``100 * tol``).
@@ -124,8 +130,10 @@ class PseudoMomentSet(ConvexSet):
         key = (solver, float(tol), threading.get_ident())
         ws = self._supports.get(key)
         if ws is None:  # built with the first cost (SCS scales the cost at setup)
-            prob = compile_linear(self.relaxation, cost, solver=solver)
-            ws = ConicSolver(prob, solver, tol=tol, time_limit=self.time_limit, max_iter=self.max_iter)
+            name, settings = support_route(self.relaxation, solver, tol, self.k)
+            prob = compile_linear(self.relaxation, cost, solver=name)
+            ws = ConicSolver(prob, name, tol=tol, time_limit=self.time_limit, max_iter=self.max_iter,
+                             **settings)
             self._supports[key] = ws
         return ws
 
@@ -288,11 +296,17 @@ class PseudoMomentSet(ConvexSet):
         with single_thread_blas():
             chk = self.relaxation.check(y, tol=self.check_tol)
         info["relaxation_check"] = bool(chk.ok)
-        if certify and res.converged:
+        cert = certify_support(self.relaxation, ws.problem, cost, res, atoms=certify, tol=tol, k=self.k)
+        if cert is not None:
+            info.update(cert)
+        elif certify and res.converged:
             prob = ws.problem.with_data(q=cost, offset=0.0)
             lb = prob.lower_bound(y, res.y_dual, feasible_norm_bound(self.relaxation, solver=solver))
             info["upper_bound"] = -lb["lower_bound"]
         value = -res.objective
+        if cert is not None and np.isfinite(cert["lower_bound"]) and cert["lower_bound"] <= cert["upper_bound"]:
+            # the reported value lies in the certified interval [feasible value, dual bound]
+            value = float(np.clip(value, cert["lower_bound"], cert["upper_bound"]))
         return SupportResult(float(value), self.readout.to_tensor(self.readout(y)), info)
 
     # -------------------------------------------------------------- contains

@@ -29,6 +29,7 @@ BACKENDS: dict[str, str] = {
     "mosek": "sosproj.sdp.backends.mosek:MosekBackend",
     "cvxpy": "sosproj.sdp.backends.cvxpy:CvxpyBackend",
     "admm": "sosproj.sdp.backends.admm:AdmmBackend",
+    "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: partial eigh, certified stop
 }
 
 

@@ -1,0 +1,335 @@
+r"""Low-rank ADMM for support functions over pseudo-moments, with certified bounds (``solver="lowrank"``).
+
+The structured ADMM of :mod:`sosproj.sdp.backends.admm` spends almost all its time in one
+full eigendecomposition of the moment matrix per iteration. For linear objectives
+(support functions) the optimal moment matrix has low rank (rank one when the relaxation
+is tight at a unique maximizer), so the iterate :math:`w` of the Douglas-Rachford
+splitting has only a few positive eigenvalues, and the projection
+
+.. math::
+
+    \Pi_{\mathcal S_+}(w) = \sum_{\lambda_i > 0} \lambda_i v_i v_i^\top
+
+needs only those eigenpairs. This backend keeps every step of the ADMM and replaces the
+projection of large blocks by a **partial eigendecomposition**: a warm-started block Krylov
+Rayleigh-Ritz step from the previous top eigenvectors (accepted when its residuals are below
+a tolerance tied to the ADMM's residual level), else LAPACK's MRRR (``syevr``) on the top
+eigenvalues only (in single precision while the residuals are far above float32 accuracy),
+or a full ``eigh`` when a third of the spectrum is positive. Anderson memory is capped by a
+memory budget (large blocks).
+
+**Certified stopping.** With ``trace_bound`` (a proven bound on the trace of the largest
+PSD block over the feasible set) and optionally ``interior`` (a strictly feasible
+point), every time the residuals reach ``tol`` the answer is certified by
+:class:`~sosproj.sdp.support_bounds.SupportCertifier` (dual repair + Cholesky-verified
+:math:`\lambda_{\min}`; primal repair by mixing with the interior point). If the
+certified relative gap is above ``gap_tol`` the ADMM continues from where it stopped
+with a ten times smaller ``tol`` (up to ``max_iter`` / ``time_limit``); the status is
+``"solved"`` only when the certified gap is met, the certificate (``cert_*`` entries) is
+always reported. Without ``trace_bound`` the backend behaves like ``"admm"`` with
+partial eigendecompositions.
+
+References: Burer & Monteiro (2003) for low-rank SDP; the partial-eigendecomposition ADMM
+follows the observation of SDPNAL+/ManiSDP that only the positive spectrum of the
+iterate is needed; certification after Jansson, Chaykin & Keil (2007).
+
+>>> import numpy as np
+>>> from sosproj.poly import MomentRelaxation, unit_ball
+>>> from sosproj.sdp import compile_support
+>>> from sosproj.sdp.support_bounds import moment_trace_bound, ball_interior_moments
+>>> R = MomentRelaxation(unit_ball(3), 4)
+>>> W = np.zeros((3, 3, 3)); W[0, 0, 0] = 1.0
+>>> prob = compile_support(R, 3, W)
+>>> sol = Backend(prob, tol=1e-8, trace_bound=moment_trace_bound(R),
+...               interior=ball_interior_moments(R)).solve()
+>>> sol.status, round(-sol.extra["cert_lower"], 6)       # max x_0^3 on the unit ball
+('solved', 1.0)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+
+from sosproj.sdp.backends.admm import AdmmBackend
+from sosproj.sdp.backends.base import RawSolution
+from sosproj.sdp.cones import Cones, PSDProjector
+from sosproj.sdp.conic import ConicProblem
+
+#: blocks of at least this order get the partial eigendecomposition
+PARTIAL_MIN_ORDER = 100
+
+#: Krylov/residual tolerance from which the partial eigendecomposition runs in single precision
+SINGLE_PRECISION_RTOL = 1e-5
+
+#: bytes allowed for the Anderson history (two ring buffers of length-m vectors)
+ANDERSON_BYTES = 1.5e9
+
+
+class _PartialPSDProjector(PSDProjector):
+    r"""PSD projection from the positive eigenpairs only.
+
+    Each call first tries a **warm-started block Krylov** step: from the previous top Ritz
+    vectors :math:`X` (the positive ones plus ``extra`` more), Rayleigh-Ritz on
+    :math:`\operatorname{span}[X, MX, M^2X]`; it is accepted when the (new) positive Ritz
+    pairs have residuals :math:`\|Mu - \theta u\| \le` ``rtol`` :math:`\|M\|_F` and at least
+    one Ritz value of the block is negative. Otherwise (and every ``resync`` calls) LAPACK's
+    MRRR (``syevr``) computes the top ``n_pos + extra`` eigenpairs exactly, or a full
+    ``eigh`` runs when many eigenvalues are positive.
+    """
+
+    def __init__(self, d: int, extra: int = 6, rtol: float = 1e-9, resync: int = 50) -> None:
+        super().__init__(d)
+        self.n_pos = d
+        self.extra = int(extra)
+        self.rtol = float(rtol)
+        self.resync = int(resync)
+        self.X: np.ndarray | None = None
+        self.calls = self.krylov_accepted = 0
+
+    def _matrix(self, v: np.ndarray) -> np.ndarray:
+        M = self.buf
+        vals = v / self.scale
+        M.flat[self.lower] = vals
+        M.flat[self.upper] = vals
+        return M
+
+    def __call__(self, v: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        M = self._matrix(v)
+        out = None
+        if self.X is not None and self.calls % self.resync != 0:
+            out = self._krylov(M)
+        if out is None:
+            out = self._exact(M)
+        lam, V = out
+        if lam.size == 0:
+            return np.zeros_like(v)
+        Pm = (V * lam) @ V.T
+        return Pm.flat[self.lower] * self.scale
+
+    def _krylov(self, M: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
+        X = self.X
+        assert X is not None
+        K1 = M @ X
+        K2 = M @ K1
+        Q, _ = np.linalg.qr(np.concatenate([X, K1, K2], axis=1))
+        MQ = M @ Q
+        T = Q.T @ MQ
+        theta, U = np.linalg.eigh((T + T.T) * 0.5)
+        k = X.shape[1]
+        top = slice(theta.size - k, theta.size)
+        theta_k, U_k = theta[top], U[:, top]
+        pos = theta_k > 0
+        n_pos = int(pos.sum())
+        if n_pos >= k:                          # block too small: the next eigenvalue may be positive
+            return None
+        Y = Q @ U_k
+        if n_pos:
+            Rp = MQ @ U_k[:, pos] - Y[:, pos] * theta_k[pos]
+            fro = float(np.linalg.norm(M))
+            if float(np.max(np.linalg.norm(Rp, axis=0))) > self.rtol * max(fro, 1e-300):
+                return None
+        self.krylov_accepted += 1
+        self.n_pos = n_pos
+        self.X = Y
+        return theta_k[pos], Y[:, pos]
+
+    def _exact(self, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        d = self.d
+        k = min(d, self.n_pos + self.extra)
+        while True:
+            if k > d // 3:
+                lam, V = np.linalg.eigh(M)
+                break
+            try:
+                # single precision while the ADMM is far from converged (its residual level, which
+                # sets rtol, is well above float32's 1e-7): MRRR is about twice as fast there
+                Mk = M.astype(np.float32) if self.rtol >= SINGLE_PRECISION_RTOL else M
+                lam, V = sla.eigh(Mk, subset_by_index=[d - k, d - 1], driver="evr", check_finite=False)
+                lam, V = lam.astype(float), V.astype(float)
+            except (np.linalg.LinAlgError, ValueError):
+                lam, V = np.linalg.eigh(M)
+                break
+            if lam[0] <= 0:          # a non-positive eigenvalue in the block: every positive one is in
+                break
+            k = min(d, 2 * k)
+        neg = int(np.searchsorted(lam, 0.0))
+        self.n_pos = int(lam.size - neg)
+        k = min(d, self.n_pos + self.extra)
+        self.X = V[:, -k:] if (lam.size >= k and k <= max(16, d // 20)) else None
+        return lam[neg:], V[:, neg:]
+
+
+class _Certified(Exception):
+    """Raised inside the ADMM loop when a periodic certificate meets ``gap_tol``."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, s: np.ndarray, cert: dict[str, float]) -> None:
+        super().__init__("certified")
+        self.x, self.y, self.s, self.cert = x, y, s, cert
+
+
+class LowrankBackend(AdmmBackend):
+    """ADMM with partial eigendecompositions and certified stopping (see the module docs).
+
+    Extra options: ``trace_bound`` (enables the certificate), ``interior`` (strictly feasible
+    point for the primal repair), ``gap_tol`` (certified relative gap to reach, default
+    ``10 * tol``), ``rounding`` (callable ``(q, x) -> q . x'`` of an exactly feasible point
+    ``x'`` rounded from ``x``), ``initial`` (callable ``q -> x0``: a primal warm start),
+    ``cert_start`` (residual level from which certificates are tried), ``cert_share`` (largest
+    share of the run time spent certifying), ``partial_min_order``, ``krylov_factor``; and the
+    ADMM options (``anderson`` defaults to what fits :data:`ANDERSON_BYTES`).
+    """
+
+    name = "lowrank"
+    options = {**AdmmBackend.options, "anderson": None, "trace_bound": None, "interior": None, "gap_tol": None,
+               "rounding": None, "initial": None, "cert_start": 1e-2, "cert_share": 0.2,
+               "partial_min_order": PARTIAL_MIN_ORDER, "krylov_factor": 1e-2}
+
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """The ADMM workspace plus the support certifier's copy of ``A`` and ``A'``."""
+        return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 2 * 12 * nnz_A)
+
+    def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
+                 time_limit: float | None = None, **options: Any) -> None:
+        opts = dict(options)
+        if opts.get("anderson") is None:
+            opts["anderson"] = int(max(0, min(10, ANDERSON_BYTES // (16.0 * max(problem.m, 1)))))
+        super().__init__(problem, tol, max_iter, time_limit, **opts)
+        o = self.options
+        for d in list(self.psd_proj):
+            if d >= int(o["partial_min_order"]):
+                self.psd_proj[d] = _PartialPSDProjector(d)
+        self.krylov_factor = float(o["krylov_factor"])
+        self.gap_tol = float(o["gap_tol"]) if o["gap_tol"] is not None else 10.0 * self.tol
+        self.rounding = o["rounding"]
+        self.initial = o["initial"]
+        self.cert_start = float(o["cert_start"])
+        self.cert_share = float(o["cert_share"])
+        self.certifier = None
+        if o["trace_bound"] is not None:
+            from sosproj.sdp.support_bounds import SupportCertifier
+
+            self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
+        self._cert_time = 0.0
+        self._cert_count = 0
+        self._t_start = 0.0
+        self._map_calls = 0
+        self._built()
+
+    def _certify(self, x: np.ndarray, y: np.ndarray, *, repair: bool) -> dict[str, float]:
+        assert self.certifier is not None
+        t0 = time.perf_counter()
+        point = None
+        if self.rounding is not None:
+            try:
+                point = float(self.rounding(self._q, x))
+            except (ValueError, FloatingPointError, np.linalg.LinAlgError):
+                point = None
+        cert = self.certifier.bounds(self._q, x, y, point_value=point, repair=False)
+        if repair and not cert["relative_gap"] <= self.gap_tol:
+            cert = self.certifier.bounds(self._q, x, y, point_value=point, repair=True)
+        self._cert_time += time.perf_counter() - t0
+        self._cert_count += 1
+        return cert
+
+    def _residuals(self, x: np.ndarray, Ax: np.ndarray, s: np.ndarray, y: np.ndarray, Aty: np.ndarray,
+                   q: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
+        """As the ADMM's; the Krylov acceptance tolerance follows the residual level (inexact ADMM),
+        and a certificate is tried when the residuals are small and the time share allows."""
+        rel = super()._residuals(x, Ax, s, y, Aty, q, b)
+        worst = max(rel)
+        level = float(np.clip(self.krylov_factor * worst, 1e-13, 1e-3))
+        for proj in self.psd_proj.values():
+            if isinstance(proj, _PartialPSDProjector):
+                proj.rtol = level
+        if (self.certifier is not None and worst <= self.cert_start
+                and self._cert_time <= self.cert_share * (time.perf_counter() - self._t_start)):
+            cert = self._certify(x, y, repair=False)
+            if cert["relative_gap"] <= self.gap_tol:
+                raise _Certified(x, y, s, cert)
+        return rel
+
+    def solve(self, q: np.ndarray | None = None,
+              warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
+        """ADMM to ``tol`` with periodic certificates; stops as soon as ``gap_tol`` is certified."""
+        if q is not None:
+            self._q = np.asarray(q, dtype=float)
+        t0 = time.perf_counter()
+        self._t_start = t0
+        self._cert_time, self._cert_count = 0.0, 0
+        self._map_calls = 0
+        if warm_start is None and self.initial is not None:
+            x0 = np.asarray(self.initial(self._q), dtype=float)
+            warm_start = (x0, np.zeros(self.problem.m), self.problem.b - self.A @ x0)
+        base_tol, base_iter, base_time = self.tol, self.max_iter, self.time_limit
+        total_it = 0
+        cert: dict[str, float] = {}
+        rounds = 0
+        raw: RawSolution | None = None
+        try:
+            while True:
+                try:
+                    raw = super().solve(None, warm_start)
+                except _Certified as done:
+                    cert = done.cert
+                    raw = RawSolution(done.x, done.y, done.s, "solved", "certified", self._map_calls - total_it,
+                                      time.perf_counter() - t0, self.setup_time, {})
+                    total_it += raw.iterations
+                    rounds += 1
+                    break
+                total_it += raw.iterations
+                rounds += 1
+                if self.certifier is None or raw.x is None or raw.y is None:
+                    break
+                if not (np.all(np.isfinite(raw.x)) and np.all(np.isfinite(raw.y))):
+                    break
+                cert = self._certify(raw.x, raw.y, repair=True)
+                if raw.status != "solved":
+                    break
+                if cert["relative_gap"] <= self.gap_tol:
+                    break
+                # residuals met but the certified gap not: continue, tighter
+                self.max_iter = base_iter - total_it
+                if self.time_limit is not None:
+                    self.time_limit = base_time - (time.perf_counter() - t0)  # type: ignore[operator]
+                if self.max_iter <= 0 or (self.time_limit is not None and self.time_limit <= 0) \
+                        or self.tol < 1e-13:
+                    raw.status, raw.raw_status = ("max_iter", "certified gap not reached") \
+                        if self.max_iter <= 0 or self.tol < 1e-13 else ("time_limit", "time_limit")
+                    break
+                self.tol = self.tol / 10.0
+                warm_start = (raw.x, raw.y, raw.s)
+        finally:
+            self.tol, self.max_iter, self.time_limit = base_tol, base_iter, base_time
+        assert raw is not None
+        extra = dict(raw.extra)
+        extra["lowrank_rounds"] = rounds
+        extra["lowrank_certificates"] = self._cert_count
+        extra["lowrank_certificate_time"] = self._cert_time
+        extra["lowrank_positive_eigs"] = {d: p.n_pos for d, p in self.psd_proj.items()
+                                          if isinstance(p, _PartialPSDProjector)}
+        if cert:
+            extra.update({f"cert_{k}": float(v) for k, v in cert.items()})
+            extra["cert_gap_tol"] = self.gap_tol
+            if raw.status == "solved" and not cert["relative_gap"] <= self.gap_tol:
+                raw.status, raw.raw_status = "inaccurate", "certified gap above gap_tol"
+            elif raw.status == "solved":
+                raw.raw_status = "certified"
+        return RawSolution(raw.x, raw.y, raw.s, raw.status, raw.raw_status, total_it,
+                           time.perf_counter() - t0, self.setup_time, extra)
+
+    def _map(self, w: np.ndarray, q: np.ndarray, b: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        self._map_calls += 1
+        return super()._map(w, q, b)
+
+
+#: short alias
+Backend = LowrankBackend
+
+__all__ = ["LowrankBackend", "Backend", "PARTIAL_MIN_ORDER"]

@@ -1,0 +1,246 @@
+r"""Routing and certification of support functions over pseudo-moment sets.
+
+:func:`support_route` decides which backend solves :math:`\max_y \langle W, T(y)\rangle`
+and with which settings: ``solver="lowrank"`` (or ``"auto"`` on a unit-ball relaxation
+whose moment matrix has order at least :data:`AUTO_LOWRANK_MIN_ORDER`, where it was
+measured faster than the full-eigendecomposition ADMM, ``docs/bench_support.md``) gets the
+proven trace bound and the interior point of :mod:`sosproj.sdp.support_bounds`, so that
+it stops only at a certified relative gap ``gap_tol`` (default ``10 * tol``).
+
+:func:`certify_support` attaches to every support answer on a unit-ball relaxation,
+whatever the solver, the certified numbers recomputed by sosproj:
+
+* ``upper_bound``: a dual bound valid for every feasible pseudo-moment vector;
+* ``primal_value``: the value of a feasible (repaired) pseudo-moment vector;
+* with ``atoms=True``: the atoms of a flat extension (:func:`sosproj.poly.extract_atoms`),
+  each scaled into the ball (exactly feasible points), their best value ``point_value``
+  (a lower bound on the injective norm itself) and ``tight``: the point attains the
+  upper bound within ``gap_tol`` (then degree 4 is certified tight on this ``W``);
+* ``lower_bound = max(primal_value, point_value)``, ``certified_gap = upper_bound -
+  lower_bound`` and ``certified_relative_gap`` (divided by ``max(1, |upper_bound|)``).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+import numpy as np
+
+from sosproj.errors import InvalidInputError, InvalidParameterError
+from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
+
+#: ``solver="auto"`` picks the low-rank backend from this moment-matrix order on (unit ball)
+AUTO_LOWRANK_MIN_ORDER = 400
+
+_CERTIFIERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _ball_data(R: Any) -> tuple[float, np.ndarray] | None:
+    try:
+        return moment_trace_bound(R), ball_interior_moments(R)
+    except InvalidInputError:
+        return None
+
+
+class TensorRounding:
+    r"""Feasible points for :math:`\max_{\|x\|\le 1}\langle W, x^{\otimes k}\rangle` from a support cost.
+
+    The symmetric tensor :math:`\bar W` is recovered from the cost vector
+    ``q = -F^T (w * Wbar)`` (``F`` the order-``k`` readout, one unit entry per orbit on a
+    free reduction), a start point is the degree-1 pseudo-moment :math:`\tilde{\mathbb E}[x]`
+    (exact at a rank-one optimum) or, without one, the best of a few random starts, and the
+    shifted symmetric higher-order power method (SS-HOPM, Kolda & Mayo 2011) polishes it on
+    the sphere. ``__call__(q, x)`` returns ``(q . m(z), z)``: the cost of the Dirac moment vector
+    of an exactly feasible point ``z`` (``||z|| = 1``), i.e. minus its support value.
+    """
+
+    def __init__(self, R: Any, k: int, iters: int = 200, starts: int = 8) -> None:
+        self.R = R
+        self.k = int(k)
+        self.ro = R.readout(self.k)
+        F = self.ro.matrix.tocsr()
+        if not (np.all(np.diff(F.indptr) == 1) and np.allclose(F.data, 1.0)):
+            raise InvalidInputError("TensorRounding needs a readout with one unit entry per orbit (free reduction)")
+        self.cols = F.indices.copy()
+        self.weights = np.asarray(self.ro.weights, dtype=float)
+        self.ro1 = R.readout(1)
+        self.iters = int(iters)
+        self.starts = int(starts)
+
+    def tensor(self, q: np.ndarray) -> np.ndarray:
+        """The symmetric tensor of the support direction encoded in the cost ``q``."""
+        return self.ro.to_tensor(-np.asarray(q)[self.cols] / self.weights)
+
+    def _value(self, T: np.ndarray, z: np.ndarray) -> float:
+        v = T
+        for _ in range(self.k):
+            v = v @ z
+        return float(v)
+
+    def _polish(self, T: np.ndarray, z: np.ndarray) -> tuple[float, np.ndarray]:
+        z = z / np.linalg.norm(z)
+        shift = float(np.linalg.norm(T.reshape(T.shape[0], -1), 2)) if self.k > 2 else 0.0
+        best, zbest = -np.inf, z
+        for _ in range(self.iters):
+            g = T
+            for _ in range(self.k - 1):
+                g = g @ z
+            g = g + shift * z
+            nrm = float(np.linalg.norm(g))
+            if nrm == 0:
+                break
+            z_new = g / nrm
+            done = float(np.linalg.norm(z_new - z)) < 1e-13
+            z = z_new
+            val = self._value(T, z)
+            if val > best:
+                best, zbest = val, z
+            if done:
+                break
+        return best, zbest
+
+    def point(self, q: np.ndarray, x: np.ndarray | None = None, rng: Any = 0) -> tuple[float, np.ndarray]:
+        """Best feasible point ``z`` found and its support value ``<W, z^k>``."""
+        T = self.tensor(q)
+        n = T.shape[0]
+        starts = []
+        if x is not None:
+            m1 = np.asarray(self.ro1.matrix @ x).ravel()
+            if np.linalg.norm(m1) > 1e-8:
+                starts += [m1, -m1]
+        gen = np.random.default_rng(rng)
+        if not starts:
+            starts = [gen.standard_normal(n) for _ in range(self.starts)]
+        best, zbest = -np.inf, starts[0] / np.linalg.norm(starts[0])
+        for z0 in starts:
+            val, z = self._polish(T, z0)
+            if self.k % 2 == 1 and -val > val:
+                val, z = -val, -z
+            if val > best:
+                best, zbest = val, z
+        return best, zbest
+
+    def __call__(self, q: np.ndarray, x: np.ndarray) -> float:
+        """``q . m(z)`` of the rounded point (minus its support value; ``m(z)``: Dirac moments)."""
+        val, _ = self.point(q, x)
+        return -val
+
+    def initial(self, q: np.ndarray) -> np.ndarray:
+        """Moment vector of the best power-method point: a rank-one warm start."""
+        _, z = self.point(q, None)
+        return self.R.moments_of(z[None, :])
+
+
+def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tuple[str, dict[str, Any]]:
+    """Backend name and its extra settings for a support function over relaxation ``R``.
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> support_route(MomentRelaxation(unit_ball(3), 4), "auto", 1e-7)[0]
+    'auto'
+    >>> name, settings = support_route(MomentRelaxation(unit_ball(3), 4), "lowrank", 1e-7)
+    >>> name, settings["trace_bound"], settings["gap_tol"]
+    ('lowrank', 3.0, 1e-06)
+    """
+    order = int(R.psd_blocks[0].order)
+    if solver == "lowrank" or (solver == "auto" and order >= AUTO_LOWRANK_MIN_ORDER):
+        data = _ball_data(R)
+        if data is None:
+            if solver == "lowrank":
+                raise InvalidParameterError("solver='lowrank' needs a unit-ball relaxation (a proven trace bound "
+                                            "of the moment matrix); use solver='admm' or 'scs'")
+            return solver, {}
+        settings: dict[str, Any] = {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol)}
+        if k is not None:
+            rounding = TensorRounding(R, k)
+            settings.update({"rounding": rounding, "initial": rounding.initial})
+        return "lowrank", settings
+    return solver, {}
+
+
+def _certifier(R: Any, problem: Any) -> SupportCertifier | None:
+    try:
+        cached = _CERTIFIERS.get(problem)
+    except TypeError:
+        cached = None
+    if cached is not None:
+        return cached
+    data = _ball_data(R)
+    if data is None:
+        return None
+    cert = SupportCertifier(problem, data[0], data[1])
+    try:
+        _CERTIFIERS[problem] = cert
+    except TypeError:
+        pass
+    return cert
+
+
+def certify_support(R: Any, problem: Any, cost: np.ndarray, res: Any, *, atoms: bool = False,
+                    tol: float = 1e-7, gap_tol: float | None = None, k: int | None = None) -> dict[str, Any] | None:
+    """Certified bounds of a support answer ``res`` (a :class:`~sosproj.sdp.SolveResult`); ``None``
+    when the relaxation has no proven trace bound (not a unit ball).
+
+    With ``atoms=True`` (and the tensor order ``k``) the feasible points tried are the extracted
+    atoms and the rounded point of :class:`TensorRounding`; ``tight_by`` says which one attains
+    the bound (``"atoms"``, ``"rounding"`` or ``None``)."""
+    if res.x is None:
+        return None
+    cert_info = res.info if isinstance(res.info, dict) else {}
+    if "cert_lower" in cert_info and "cert_upper" in cert_info:
+        lower, upper = float(cert_info["cert_lower"]), float(cert_info["cert_upper"])
+    else:
+        certifier = _certifier(R, problem)
+        if certifier is None:
+            return None
+        b = certifier.bounds(np.asarray(cost, dtype=float), np.asarray(res.x), res.y_dual)
+        lower, upper = b["lower"], b["upper"]
+    out: dict[str, Any] = {"upper_bound": -lower, "primal_value": -upper}
+    gap_tol = float(gap_tol) if gap_tol is not None else 10.0 * float(tol)
+    point_value = float("nan")
+    if atoms:
+        from sosproj.poly.atoms import extract_atoms
+
+        # a loose rank tolerance is safe: tightness is decided on the recomputed values of the points
+        ext = extract_atoms(R, np.asarray(res.x), tol=max(1e-4, 1e3 * float(tol)), rng=0)
+        out["atoms_ranks"] = dict(ext.ranks)
+        out["atoms_message"] = ext.message
+        out["atoms_success"] = bool(ext.success)
+        if ext.success:
+            # scaled into the ball (the 1e-15 keeps ||x|| <= 1 after rounding)
+            pts = ext.points / np.maximum(1.0, np.linalg.norm(ext.points, axis=1) * (1.0 + 1e-15))[:, None]
+            vals = [float(-(np.asarray(cost) @ R.moments_of(p[None, :]))) for p in pts]
+            best = int(np.argmax(vals))
+            point_value = vals[best]
+            out["atoms_points"] = pts
+            out["atoms_weights"] = ext.weights
+            out["point"] = pts[best]
+        out["atoms_value"] = point_value
+        if k is not None:
+            try:
+                r_val, r_pt = TensorRounding(R, k).point(np.asarray(cost, dtype=float), np.asarray(res.x))
+            except InvalidInputError:
+                r_val, r_pt = float("nan"), None
+            out["rounding_value"] = r_val
+            if r_pt is not None and (not np.isfinite(point_value) or r_val > point_value):
+                point_value = r_val
+                out["point"] = r_pt
+    out["point_value"] = point_value
+    lows = [v for v in (out["primal_value"], point_value) if np.isfinite(v)]
+    lb = max(lows) if lows else float("nan")
+    ub = out["upper_bound"]
+    out["lower_bound"] = lb
+    out["certified_gap"] = ub - lb
+    out["certified_relative_gap"] = (ub - lb) / max(1.0, abs(ub))
+
+    def attains(v: float) -> bool:
+        return bool(np.isfinite(v) and ub - v <= gap_tol * max(1.0, abs(ub)))
+
+    out["tight"] = attains(point_value)
+    if atoms:
+        out["tight_by"] = ("atoms" if attains(out["atoms_value"]) else
+                           "rounding" if attains(out.get("rounding_value", float("nan"))) else None)
+    return out
+
+
+__all__ = ["support_route", "certify_support", "TensorRounding", "AUTO_LOWRANK_MIN_ORDER"]

@@ -1,0 +1,348 @@
+r"""Certified two-sided bounds for linear conic programs over pseudo-moments (support functions).
+
+For a linear conic problem :math:`p^\star = \min q^\top x` s.t. :math:`Ax + s = b`,
+:math:`s\in\mathcal K` (:class:`~sosproj.sdp.conic.ConicProblem` with ``P = None``) whose
+largest PSD block :math:`S_0` (the moment matrix) has a **known trace bound**
+:math:`\operatorname{tr} S_0 \le \beta` on the feasible set, every answer of a solver
+(any :math:`x`, any dual vector :math:`y`) is turned into certified numbers here,
+recomputed by sosproj and independent of the solver's own report.
+
+**Lower bound on** :math:`p^\star` (upper bound on the support value). Project the dual
+parts of every cone except :math:`S_0` onto their dual cones, then absorb the dual
+residual :math:`r = q + A^\top y` *exactly* into the dual matrix :math:`Z` of
+:math:`S_0`: every variable :math:`x_j` appears in some rows of :math:`S_0` with a single
+nonzero (every moment is an entry of the moment matrix), and changing those rows of
+:math:`y` by :math:`-r_j a_{ij}/\sum_i a_{ij}^2` makes :math:`q + A^\top y' = 0`. Then for
+every feasible :math:`x`
+
+.. math::
+
+    q^\top x = -y'^\top A x = -b^\top y' + y'^\top s
+    \ge -b^\top y' + \lambda_{\min}(Z')\operatorname{tr} S_0
+    \ge -b^\top y' - \beta \max(0, -\lambda_{\min}(Z')),
+
+since the other blocks of :math:`y'` lie in their dual cones. :math:`\lambda_{\min}(Z')`
+is bounded below by :func:`lambda_min_lower`: a dense ``eigvalsh`` for orders up to
+:data:`DENSE_EIG_MAX` (minus the backward-error margin), else a Lanczos estimate that is
+**verified by a Cholesky factorization** of :math:`Z' + \tau I`.
+
+**Upper bound on** :math:`p^\star` (a feasible primal value). The equality rows with one
+nonzero are solved exactly; then the point is mixed with a strictly feasible point
+:math:`x_c` (for the unit ball a rotation-invariant measure with :math:`\|x\|^2` uniform on [0, 1],
+:func:`ball_interior_moments`): by concavity of :math:`\lambda_{\min}`,
+:math:`x_t = (1-t)\hat x + t x_c` is feasible as soon as
+:math:`t \ge \max_j \nu_j / (\nu_j + \mu_j)` with :math:`\nu_j = \max(0,-\lambda_{\min}(D_jS_j(\hat x)D_j))`
+and :math:`\mu_j = \lambda_{\min}(D_jS_j(x_c)D_j) > 0`, evaluated after the Jacobi scaling
+:math:`D_j = \operatorname{diag}(S_j(x_c))^{-1/2}` (feasibility is invariant under it; it keeps
+:math:`t` small when the moment matrix is badly scaled). Its value :math:`q^\top x_t` is
+the value of a feasible point.
+
+**Trace bound for the unit ball** :math:`\{1-\|x\|^2\ge 0\}` at degree :math:`2d`
+(:func:`moment_trace_bound`): :math:`\operatorname{tr} M_d(y) = \sum_{j=0}^{d}\tilde{\mathbb E}
+\sum_{|u|=j}x^{2u}`, and :math:`\sum_{|u|=j}x^{2u} \le \|x\|^{2j}` coefficientwise up to
+terms :math:`x^{2u}` with nonnegative coefficients whose pseudo-expectations are diagonal
+entries of :math:`M_d` (so :math:`\tilde{\mathbb E}\sum_{|u|=j}x^{2u}\le\tilde{\mathbb E}\|x\|^{2j}`);
+:math:`\tilde{\mathbb E}\|x\|^{2j} \le \tilde{\mathbb E}\|x\|^{2j-2}` because
+:math:`\tilde{\mathbb E}[(1-\|x\|^2)\|x\|^{2j-2}]` is a nonnegative combination of diagonal
+entries of the localizing matrix (:math:`j\le d`). Hence :math:`\operatorname{tr} M_d(y) \le d + 1`
+(3 at degree 4).
+
+All quantities are computed in double precision; "certified" means up to floating-point
+rounding of these few recomputations (the margins above cover the eigenvalue routines).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
+
+from sosproj.errors import InvalidInputError
+from sosproj.sdp.conic import ConicProblem, smat, svec_dim
+
+#: dense ``eigvalsh`` up to this order; Lanczos + Cholesky verification beyond
+DENSE_EIG_MAX = 1500
+
+_EPS = float(np.finfo(float).eps)
+
+
+def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
+    r"""A lower bound on :math:`\lambda_{\min}(M)` of a symmetric matrix (floating-point certified).
+
+    Small orders: ``eigvalsh`` minus :math:`4 d\,\varepsilon\,\|M\|_F` (backward stability).
+    Large orders: a Lanczos estimate :math:`\theta`, then the shift
+    :math:`\tau = \max(-\theta, -\text{target}) + \text{margin}` is verified by a successful Cholesky
+    factorization of :math:`M + \tau I` (doubling the margin until it succeeds); the answer is
+    :math:`-\tau`. ``target`` is the eigenvalue below which the caller does not care (a positive
+    target is capped at 0: the bound returned is then at most 0 for large orders).
+
+    >>> round(lambda_min_lower(np.diag([2.0, -1.0, 3.0])), 9)
+    -1.0
+    """
+    d = M.shape[0]
+    if d == 0:
+        return float("inf")
+    fro = float(np.linalg.norm(M))
+    margin = 4.0 * d * _EPS * max(fro, 1e-300)
+    if d <= DENSE_EIG_MAX:
+        return float(sla.eigvalsh(M, check_finite=False, subset_by_index=[0, 0])[0]) - margin
+    from scipy.sparse.linalg import ArpackNoConvergence, eigsh
+
+    try:
+        theta = float(eigsh(M, k=1, which="SA", tol=1e-10, maxiter=5000, return_eigenvectors=False)[0])
+    except ArpackNoConvergence as exc:
+        theta = float(np.min(exc.eigenvalues)) if len(exc.eigenvalues) else -fro
+    tau = max(-theta, -min(target, 0.0), 0.0)
+    extra = max(margin, 1e-12 * fro, abs(tau) * 1e-6)
+    for _ in range(60):
+        shifted = M + (tau + extra) * np.eye(d)
+        try:
+            sla.cholesky(shifted, lower=True, check_finite=False, overwrite_a=True)
+            return -(tau + extra)
+        except np.linalg.LinAlgError:
+            extra *= 4.0
+    return -fro - margin
+
+
+def _psd_block(v: np.ndarray, d: int) -> np.ndarray:
+    return smat(v, d)
+
+
+class SupportCertifier:
+    r"""Recompute certified bounds ``(lower, upper)`` on :math:`\min q^\top x` for one constraint structure.
+
+    Parameters
+    ----------
+    problem : a linear :class:`ConicProblem` (``P = None``); only ``A``, ``b`` and cones are used.
+    trace_bound : :math:`\beta \ge \operatorname{tr} S_0` over the feasible set (``S_0`` = largest PSD block).
+    interior : optional strictly feasible point :math:`x_c` (enables the primal repair).
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> from sosproj.sdp import compile_support, solve
+    >>> R = MomentRelaxation(unit_ball(2), 4)
+    >>> prob = compile_support(R, 3, np.ones((2, 2, 2)))
+    >>> res = solve(prob, solver="clarabel", tol=1e-9)
+    >>> cert = SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R)).bounds(prob.q, res.x, res.y_dual)
+    >>> bool(cert["lower"] <= res.objective + 1e-7 and res.objective - 1e-7 <= cert["upper"])
+    True
+    """
+
+    def __init__(self, problem: ConicProblem, trace_bound: float, interior: np.ndarray | None = None) -> None:
+        if problem.P is not None:
+            raise InvalidInputError("SupportCertifier needs a linear problem (P = None)")
+        cones = problem.cones
+        if not cones.psd:
+            raise InvalidInputError("SupportCertifier needs a PSD block (the moment matrix)")
+        if not (np.isfinite(trace_bound) and trace_bound > 0):
+            raise InvalidInputError("trace_bound must be a finite positive bound on the moment matrix trace")
+        self.problem = problem
+        self.trace_bound = float(trace_bound)
+        A = sp.csr_matrix(problem.A)
+        self.A = A
+        self.AT = sp.csr_matrix(A.T)
+        self.b = problem.b
+        start = cones.zero
+        self.zero = slice(0, cones.zero)
+        self.nonneg = slice(start, start + cones.nonneg)
+        start += cones.nonneg
+        if cones.soc:
+            raise InvalidInputError("SupportCertifier handles zero, nonnegative and PSD cones only")
+        self.psd: list[tuple[slice, int]] = []
+        for d in cones.psd:
+            self.psd.append((slice(start, start + svec_dim(d)), d))
+            start += svec_dim(d)
+        self.big = int(np.argmax(cones.psd))
+        sl, d = self.psd[self.big]
+        Ab = A[sl]
+        one = np.flatnonzero(np.diff(Ab.indptr) == 1)
+        cols = Ab.indices[Ab.indptr[one]]
+        vals = Ab.data[Ab.indptr[one]]
+        sq = np.zeros(problem.n)
+        np.add.at(sq, cols, vals ** 2)
+        if np.any(sq == 0):
+            raise InvalidInputError("every variable must appear alone in some row of the largest PSD block "
+                                    "(a moment matrix) for the dual repair; this relaxation has none")
+        self.fix_rows = sl.start + one
+        self.fix_cols = cols
+        self.fix_coef = vals / sq[cols]
+        # exact equality rows: y_0 = 1 style rows with one nonzero
+        Az = A[self.zero]
+        self.eq_single = bool(np.all(np.diff(Az.indptr) == 1)) if cones.zero else True
+        self.interior = None
+        if interior is not None:
+            self._set_interior(np.asarray(interior, dtype=float))
+
+    def _set_interior(self, xc: np.ndarray) -> None:
+        s = self.b - self.A @ xc
+        if np.max(np.abs(s[self.zero]), initial=0.0) > 1e-9 or np.any(s[self.nonneg] <= 0):
+            raise InvalidInputError("interior point violates the equalities or a scalar inequality")
+        scales, mus, mus1 = [], [], []
+        for sl, d in self.psd:
+            S = _psd_block(s[sl], d)
+            dg = np.diag(S)
+            if np.any(dg <= 0):
+                raise InvalidInputError("interior point has a PSD block with a non-positive diagonal")
+            D = 1.0 / np.sqrt(dg)
+            mu = lambda_min_lower(S * D[:, None] * D[None, :])
+            if not (mu > 0 and lambda_min_lower(S) > 0):
+                raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)")
+            scales.append(D)
+            mus.append(mu)
+            mus1.append(lambda_min_lower(S))
+        self.interior = xc
+        self.interior_scales = scales
+        self.interior_mu = mus
+        self.interior_mu_unscaled = mus1
+
+    # ------------------------------------------------------------------ dual side
+    def lower(self, q: np.ndarray, y: np.ndarray) -> dict[str, float]:
+        """Certified lower bound on ``min q'x`` from any dual vector ``y`` (see the module docs)."""
+        yp = np.array(y, dtype=float, copy=True)
+        yp[self.nonneg] = np.maximum(yp[self.nonneg], 0.0)
+        for i, (sl, d) in enumerate(self.psd):
+            if i == self.big:
+                continue
+            Zi = _psd_block(yp[sl], d)
+            lam, V = np.linalg.eigh(Zi)
+            Zp = (V * np.maximum(lam, 0.0)) @ V.T
+            from sosproj.sdp.conic import svec
+
+            yp[sl] = svec(Zp)
+        r = q + self.AT @ yp
+        dres = float(np.linalg.norm(r, np.inf))
+        np.subtract.at(yp, self.fix_rows, r[self.fix_cols] * self.fix_coef)
+        r2 = q + self.AT @ yp
+        sl, d = self.psd[self.big]
+        Z = _psd_block(yp[sl], d)
+        lam = lambda_min_lower(Z)
+        by = float(self.b @ yp)
+        # the rounding left in q + A'y' (tiny) is charged with the largest |x_j| of the feasible set:
+        # |x_j| <= trace bound for moments of the unit-ball type (|y_a| <= max diag <= trace)
+        leftover = float(np.sum(np.abs(r2))) * self.trace_bound
+        low = -by - self.trace_bound * max(0.0, -lam) - leftover
+        return {"lower": low, "dual_value": -by, "lambda_min_dual": lam, "dual_residual_inf": dres,
+                "dual_leftover": leftover}
+
+    # ---------------------------------------------------------------- primal side
+    def upper(self, q: np.ndarray, x: np.ndarray) -> dict[str, float]:
+        """Value of a feasible point made from ``x`` (equalities solved, mixed with the interior point)."""
+        if self.interior is None or not self.eq_single:
+            return {"upper": float("nan"), "mix": float("nan")}
+        xh = np.array(x, dtype=float, copy=True)
+        Az = self.A[self.zero]
+        if Az.shape[0]:
+            rows = np.arange(Az.shape[0])
+            cols = Az.indices[Az.indptr[rows]]
+            xh[cols] = self.b[self.zero] / Az.data[Az.indptr[rows]]
+        s = self.b - self.A @ xh
+        t = 0.0
+        nn = s[self.nonneg]
+        if nn.size:
+            sc = (self.b - self.A @ self.interior)[self.nonneg]
+            neg = np.maximum(-nn, 0.0)
+            t = max(t, float(np.max(neg / (neg + sc))))
+        for (sl, d), D, mu, mu1 in zip(self.psd, self.interior_scales, self.interior_mu, self.interior_mu_unscaled):
+            S = _psd_block(s[sl], d)
+            lam1 = lambda_min_lower(S, target=0.0)
+            if lam1 >= 0:
+                continue
+            # two valid scalings (Jacobi and none); the smaller mixing weight wins
+            lam = lambda_min_lower(S * D[:, None] * D[None, :])
+            nu, nu1 = max(0.0, -lam), -lam1
+            t = max(t, min(nu / (nu + mu), nu1 / (nu1 + mu1)))
+        t = min(1.0, t * (1.0 + 1e-12) + (1e-300 if t > 0 else 0.0))
+        val = (1.0 - t) * float(q @ xh) + t * float(q @ self.interior)
+        return {"upper": val, "mix": t}
+
+    def bounds(self, q: np.ndarray, x: np.ndarray | None, y: np.ndarray | None, *,
+               point_value: float | None = None, repair: bool = True) -> dict[str, float]:
+        """Both sides and the certified gap ``upper - lower`` (``nan`` where a side is missing).
+
+        ``point_value``: the objective ``q . x'`` of some other exactly feasible ``x'`` (a rounded
+        point); the upper side is the smaller of it and the repaired ``x`` (skipped when
+        ``repair=False``).
+        """
+        out: dict[str, float] = {"lower": float("nan"), "upper": float("nan"), "mix": float("nan")}
+        if y is not None and np.all(np.isfinite(y)):
+            out.update(self.lower(q, y))
+        if repair and x is not None and np.all(np.isfinite(x)):
+            out.update(self.upper(q, x))
+        out["repaired"] = out["upper"]
+        if point_value is not None and np.isfinite(point_value):
+            out["point"] = float(point_value)
+            out["upper"] = float(point_value) if not np.isfinite(out["upper"]) else min(out["upper"],
+                                                                                          float(point_value))
+        out["gap"] = out["upper"] - out["lower"]
+        out["relative_gap"] = out["gap"] / max(1.0, abs(out["lower"]), abs(out["upper"]))
+        return out
+
+
+# ------------------------------------------------------------------ unit ball data
+
+
+def _is_unit_ball(R: Any) -> bool:
+    system = R.system
+    if system.equalities or len(system.inequalities) != 1:
+        return False
+    if getattr(system.reduction, "kind", None) != "free":
+        return False
+    g = system.inequalities[0]
+    n = system.n_vars
+    exps = np.asarray(g.exps)
+    coeffs = np.asarray(g.float_coeffs(), dtype=float)
+    expected = {tuple([0] * n): 1.0}
+    for i in range(n):
+        e = [0] * n
+        e[i] = 2
+        expected[tuple(e)] = -1.0
+    got = {tuple(int(v) for v in row): float(c) for row, c in zip(exps, coeffs) if c != 0}
+    return got == expected
+
+
+def moment_trace_bound(R: Any) -> float:
+    r"""Proven bound :math:`\operatorname{tr} M_d(y) \le d + 1` for the unit ball at degree :math:`2d`.
+
+    Raises :class:`~sosproj.errors.InvalidInputError` for other systems (no proven bound here).
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> moment_trace_bound(MomentRelaxation(unit_ball(5), 4))
+    3.0
+    """
+    if not _is_unit_ball(R):
+        raise InvalidInputError("a proven moment-matrix trace bound is implemented for the unit ball "
+                                "{1 - ||x||^2 >= 0} only; use solver='admm' or 'scs' for this relaxation")
+    return float(R.degree // 2 + 1)
+
+
+def ball_interior_moments(R: Any) -> np.ndarray:
+    r"""Moments :math:`\mathbb E[x^\alpha]` of the uniform measure on the unit ball (strictly feasible).
+
+    :math:`\mathbb E[x^{2\beta}] = \frac{n}{n+2m}\prod_i(2\beta_i-1)!!\,/\prod_{j<m}(n+2j)`,
+    :math:`m = |\beta|`; odd moments vanish.
+
+    >>> from sosproj.poly import MomentRelaxation, unit_ball
+    >>> y = ball_interior_moments(MomentRelaxation(unit_ball(1), 2))
+    >>> [round(float(v), 6) for v in y]   # 1, E x, E x^2 on [-1, 1]
+    [1.0, 0.0, 0.5]
+    """
+    if not _is_unit_ball(R):
+        raise InvalidInputError("ball_interior_moments needs a unit-ball relaxation")
+    E = np.asarray(R.monomials, dtype=np.int64)
+    n = E.shape[1]
+    even = np.all(E % 2 == 0, axis=1)
+    out = np.zeros(E.shape[0])
+    half = E[even] // 2
+    m = half.sum(axis=1)
+    # log of prod (2b-1)!! = sum log Gamma(b + 1/2) - log Gamma(1/2) + b log 2
+    lg = np.vectorize(math.lgamma)
+    dfact = np.sum(lg(half + 0.5) - math.lgamma(0.5) + half * math.log(2.0), axis=1)
+    denom = np.array([sum(math.log(n + 2 * j) for j in range(int(mm))) for mm in m])
+    out[even] = np.exp(dfact - denom) / (m + 1.0)
+    return out
+
+
+__all__ = ["SupportCertifier", "lambda_min_lower", "moment_trace_bound", "ball_interior_moments",
+           "DENSE_EIG_MAX"]
