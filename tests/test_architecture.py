@@ -283,9 +283,8 @@ def test_registry_names_are_lowercase_and_match_their_backends() -> None:
 
 
 def test_mechanisms_type_their_accountant() -> None:
-    """Every ``accountant`` parameter is typed ``PrivacyAccountant | None`` (marginals and
-    marginal_tables, rebuilt by the marginals work, are the known remaining exceptions)."""
-    pending = {"sosproj.mechanisms.marginals", "sosproj.mechanisms.marginal_tables"}
+    """Every ``accountant`` parameter is typed ``PrivacyAccountant | None``."""
+    pending: set[str] = set()
     offenders = []
     for module, path in _modules().items():
         if module in pending:

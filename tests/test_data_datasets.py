@@ -65,7 +65,7 @@ def test_column_selection_and_errors():
         load_dataset("digits", columns=[64])
     with pytest.raises(InvalidParameterError):
         load_dataset("digits", columns=[1, 1])
-    assert set(list_datasets()) == {"digits", "digits-real", "breast-cancer-onehot"}
+    assert set(list_datasets()) == {"digits", "digits-real", "breast-cancer-onehot", "nltcs", "adult", "titanic"}
 
 
 def test_generators_are_reproducible_and_correlated():

@@ -9,7 +9,7 @@ Public names load lazily (``sosproj.data.subset_moments`` imports only what it n
 
 from sosproj._lazy import attach
 
-_SUBMODULES = ["moment_tensor", "datasets", "synthetic", "contingency"]
+_SUBMODULES = ["moment_tensor", "datasets", "synthetic", "contingency", "domain", "residuals"]
 _NAMES = {
     "subsets_upto": "sosproj.data.moment_tensor",
     "subset_counts": "sosproj.data.moment_tensor",
@@ -24,6 +24,9 @@ _NAMES = {
     "enforce_sparsity": "sosproj.data.moment_tensor",
     "normalized_tensor_sensitivity": "sosproj.data.moment_tensor",
     "load_dataset": "sosproj.data.datasets",
+    "Domain": "sosproj.data.domain",
+    "Dataset": "sosproj.data.domain",
+    "ResidualLayout": "sosproj.data.residuals",
     "list_datasets": "sosproj.data.datasets",
     "planted_binary": "sosproj.data.synthetic",
     "sparse_binary": "sosproj.data.synthetic",

@@ -1,7 +1,9 @@
-"""Rebuild the bundled datasets in ``sosproj/data/bundled/`` from scikit-learn's offline copies.
+"""Rebuild the bundled datasets in ``sosproj/data/bundled/``.
 
-Run ``python -m sosproj.data._build_bundled`` (needs the optional ``scikit-learn``
-dependency; no network access: scikit-learn ships both sources inside its wheel).
+Run ``python -m sosproj.data._build_bundled`` for the scikit-learn sets (needs the optional
+``scikit-learn`` dependency; no network access: scikit-learn ships both sources inside its wheel),
+and ``python -m sosproj.data._build_bundled PATH`` for nltcs, adult and titanic from the
+CSV + domain JSON copies in ``PATH`` (``../shared/data``).
 The output is deterministic; ``bundled/README.md`` documents provenance, licences and
 the exact preprocessing applied here.
 """
@@ -60,7 +62,30 @@ def build_breast_cancer_onehot() -> None:
                         cut_points=np.array(json.dumps(cuts)))
 
 
+#: The categorical benchmark datasets copied from ``../shared/data`` (hd-datasets, ``clean/``).
+CATEGORICAL = ("nltcs", "adult", "titanic")
+
+
+def build_categorical(source: str | Path, name: str) -> None:
+    """Store ``name.csv`` + ``name-domain.json`` of ``source`` as uint8 codes, names and sizes.
+
+    The attribute order is the domain JSON's (columns are matched by name).
+    """
+    from sosproj.data.domain import Dataset
+
+    src = Path(source)
+    ds = Dataset.from_csv(src / f"{name}.csv", src / f"{name}-domain.json")
+    np.savez_compressed(BUNDLED / f"{name}.npz", codes=ds.records.astype(np.uint8),
+                        names=np.array(ds.domain.names), sizes=np.array(ds.domain.sizes, dtype=np.int64))
+
+
 if __name__ == "__main__":  # pragma: no cover
-    build_digits()
-    build_breast_cancer_onehot()
+    import sys
+
+    if len(sys.argv) > 1:                     # python -m sosproj.data._build_bundled ../shared/data
+        for nm in CATEGORICAL:
+            build_categorical(sys.argv[1], nm)
+    else:
+        build_digits()
+        build_breast_cancer_onehot()
     print("wrote", sorted(p.name for p in BUNDLED.glob("*.npz")))

@@ -15,13 +15,30 @@ with ``name``, ``kind`` (``"binary"`` or ``"real"``), ``sparsity`` (the public r
 bound ``t`` or ``None``), ``columns`` (attribute names), ``source``, ``licence``.
 ``columns`` selects attributes by index (a public choice, e.g. for small-``n`` benchmarks).
 
+The categorical benchmark datasets of the private-marginal literature return a
+:class:`~sosproj.data.domain.Dataset` (integer codes + named domain) instead:
+
+=========================  ======  ====  =====================================================
+name                       m       n     content
+=========================  ======  ====  =====================================================
+``nltcs``                  21574   16    National Long Term Care Survey, 16 binary attributes
+``adult``                  48842   15    UCI Adult, 2-42 values per attribute
+``titanic``                1304    9     Titanic passenger list, 2-91 values per attribute
+=========================  ======  ====  =====================================================
+
+(copied unchanged from ``ryan112358/hd-datasets`` commit 8e69757, ``clean/``; provenance and
+licences in ``bundled/README.md``).
+
 Examples
 --------
 >>> D, meta = load_dataset("breast-cancer-onehot")
 >>> D.shape, meta["sparsity"], int(D.sum(axis=1).max())
 ((569, 32), 11, 11)
 >>> sorted(list_datasets())
-['breast-cancer-onehot', 'digits', 'digits-real']
+['adult', 'breast-cancer-onehot', 'digits', 'digits-real', 'nltcs', 'titanic']
+>>> ds = load_dataset("titanic")
+>>> ds.m, ds.domain.names[:2], ds.domain.size_of("Age")
+(1304, ('Survived', 'Pclass'), 91)
 """
 
 from __future__ import annotations
@@ -47,7 +64,18 @@ _UCI_DIGITS = ("UCI ML Optical Recognition of Handwritten Digits (Alpaydin & Kay
 _UCI_BC = ("UCI ML Breast Cancer Wisconsin (Diagnostic) (Wolberg, Street, Mangasarian 1995), "
            "scikit-learn's offline copy sklearn.datasets.load_breast_cancer")
 
+_HD = ("ryan112358/hd-datasets (commit 8e69757, folder clean/), the discretized benchmark copies "
+       "used by Private-PGM, AIM, MST, GReM-LNN and ResidualPlanner")
+
 _INFO: dict[str, dict[str, Any]] = {
+    "nltcs": {"kind": "categorical", "source": "National Long Term Care Survey extract; " + _HD,
+              "licence": "redistribution statement in the source repository",
+              "description": "NLTCS functional disability measures, 21,574 records x 16 binary attributes"},
+    "adult": {"kind": "categorical", "source": "UCI Adult (census income); " + _HD, "licence": "CC BY 4.0",
+              "description": "UCI Adult, 48,842 records x 15 attributes (2-42 values; numeric columns binned)"},
+    "titanic": {"kind": "categorical", "source": "Titanic passenger list (train + test); " + _HD,
+                "licence": "see the source repository",
+                "description": "Titanic passengers, 1,304 records x 9 attributes (2-91 values)"},
     "digits": {"kind": "binary", "sparsity": None, "source": _UCI_DIGITS, "licence": "CC BY 4.0",
                "description": "8x8 digit images, pixel = 1 iff intensity >= 8 (of 16)"},
     "digits-real": {"kind": "real", "sparsity": None, "source": _UCI_DIGITS, "licence": "CC BY 4.0",
@@ -72,8 +100,8 @@ def _digits() -> tuple[np.ndarray, np.ndarray]:
         return f["pixels"], f["target"]
 
 
-def load_dataset(name: str, columns: Any = None) -> tuple[np.ndarray, dict[str, Any]]:
-    """Load a bundled dataset: ``(D, meta)``; see the module docstring for the list.
+def load_dataset(name: str, columns: Any = None) -> Any:
+    """Load a bundled dataset: ``(D, meta)``, or a ``Dataset`` for nltcs/adult/titanic (module docstring).
 
     ``columns``: optional sequence of attribute indices to keep (in the given order).
     Selecting columns keeps every row bound (a row of a ``t``-sparse set stays ``t``-sparse).
@@ -84,6 +112,8 @@ def load_dataset(name: str, columns: Any = None) -> tuple[np.ndarray, dict[str, 
     """
     check_choice(name, "name", tuple(_INFO))
     info = dict(_INFO[name])
+    if info["kind"] == "categorical":
+        return _categorical(name, columns)
     if name in ("digits", "digits-real"):
         pixels, target = _digits()
         D = (pixels >= DIGITS_THRESHOLD).astype(np.uint8) if name == "digits" else pixels / 16.0
@@ -106,3 +136,16 @@ def load_dataset(name: str, columns: Any = None) -> tuple[np.ndarray, dict[str, 
         names = [names[i] for i in cols]
     info.update(name=name, columns=names, m=D.shape[0], n=D.shape[1])
     return np.ascontiguousarray(D), info
+
+
+def _categorical(name: str, columns: Any) -> Any:
+    from sosproj.data.domain import Dataset, Domain
+
+    with np.load(_BUNDLED / f"{name}.npz") as f:
+        codes, names, sizes = f["codes"], [str(c) for c in f["names"]], [int(s) for s in f["sizes"]]
+    dom = Domain(tuple(names), tuple(sizes))
+    if columns is not None:
+        cols = dom.indices(columns, "columns")
+        dom = Domain(tuple(names[c] for c in cols), tuple(sizes[c] for c in cols))
+        codes = codes[:, list(cols)]
+    return Dataset(codes, dom)

@@ -15,7 +15,8 @@ _NAMES = {
     "Release": "sosproj.mechanisms.release",
     "release_cosine_similarities": "sosproj.mechanisms.cosine",
     "release_marginals": "sosproj.mechanisms.marginals",
-    "MarginalRelease": "sosproj.mechanisms.marginals",
+    "MarginalRelease": "sosproj.mechanisms.release",
+    "MarginalTablesRelease": "sosproj.mechanisms.release",
     "release_tables": "sosproj.mechanisms.marginal_tables",
 }
 _SUBMODULES = ["release", "perturb_and_project", "cosine", "marginals", "marginal_tables"]

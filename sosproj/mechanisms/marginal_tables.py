@@ -50,7 +50,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import scipy.linalg as sla
@@ -76,6 +76,9 @@ from sosproj.validation import (
     check_memory,
     check_positive,
 )
+
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
 
 SOLVERS = ("auto", "admm", "scs", "clarabel", "cvxpy")
 NOISES = ("gaussian", "discrete")
@@ -440,7 +443,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                    workload: Sequence[Sequence[int]] | None = None, calibration: str = "analytic",
                    degree: int | None = None, solver: str = "auto", rng: RngLike = None,
                    noise: str = "gaussian", tol: float = 1e-4, max_iter: int = 5000,
-                   on_fail: str = "warn", accountant: Any = None) -> Any:
+                   on_fail: str = "warn", accountant: PrivacyAccountant | None = None) -> Any:
     r"""Release all marginals of order ``<= k`` by measuring contingency tables (issue 10).
 
     Measures the count table of every attribute set of the workload (default:
@@ -549,7 +552,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                  "n_cells": layout.n_cells, "workload": layout.sets, "noise": dist,
                  "measured_cells": noisy, "uncovered_subsets": int(np.count_nonzero(~covered)),
                  "adjacency": "replace-one", "projection_time": time.perf_counter() - t0})
-    from sosproj.mechanisms.marginals import MarginalRelease
+    from sosproj.mechanisms.release import MarginalRelease
 
     return MarginalRelease.from_subset_moments(
         index_k.tuples(), np.asarray(y, dtype=float), m=m, n=n, k=k, method="tables",

@@ -55,14 +55,12 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from sosproj.data.moment_tensor import (
     enforce_sparsity,
-    n_subsets_upto,
     normalized_tensor_sensitivity,
     pool_tensor,
     subset_index,
@@ -70,7 +68,8 @@ from sosproj.data.moment_tensor import (
     subsets_upto,
     tensor_from_subset_moments,
 )
-from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
+from sosproj.errors import InputTypeError, InvalidParameterError
+from sosproj.mechanisms.release import MarginalRelease
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import CALIBRATIONS
@@ -83,6 +82,9 @@ from sosproj.validation import (
     check_privacy_params,
 )
 
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
+
 METHODS = ("auto", "gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "topk", "cube", "tables")
 #: The default method, chosen from the measurements in ``docs/bench_marginals.md``: ``"auto"``
 #: resolves (from public parameters only) to ``"tables"`` for dense data (``sparsity=None``) and
@@ -94,205 +96,6 @@ __all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD", 
 
 
 # ====================================================================== release object
-
-
-def _canonical_attrs(attrs: Any, n: int, name: str = "attrs") -> tuple[int, ...]:
-    if isinstance(attrs, (str, bytes)) or not hasattr(attrs, "__iter__"):
-        raise InputTypeError(f"{name} must be a sequence of attribute indices")
-    out = []
-    for a in attrs:
-        if isinstance(a, (bool, np.bool_)) or not isinstance(a, (int, np.integer)):
-            raise InputTypeError(f"{name} must contain integer attribute indices")
-        a = int(a)
-        if not 0 <= a < n:
-            raise InvalidParameterError(f"{name} must contain indices in [0, n) with n={n}")
-        out.append(a)
-    return tuple(out)
-
-
-@dataclass(frozen=True)
-class MarginalRelease:
-    """A private release of all marginals of order ``<= k`` of a binary dataset.
-
-    Attributes
-    ----------
-    subsets : the attribute subsets ``S`` (sorted tuples, the empty set first) whose
-        moments were released.
-    moments : released :math:`\\mu_S`, the fraction of rows with all attributes of ``S``
-        equal to one, in the order of ``subsets`` (``moments[0] = 1``: ``m`` is public).
-    m, n, k : number of rows (public), attributes, and the largest order released.
-    method, epsilon, delta, sigma, sensitivity, calibration : how it was produced; ``sigma``
-        and ``sensitivity`` refer to the noisy measurement (``info["measurement"]``).
-    info : diagnostics (solver status, iterations, degree, normalization, noise
-        distribution); nothing computed from the raw data.
-
-    Examples
-    --------
-    >>> r = MarginalRelease.from_subset_moments([(), (0,), (1,), (0, 1)], [1, .5, .5, .25],
-    ...         m=8, n=2, k=2, method="exact", epsilon=1.0, delta=1e-6, sigma=0.0,
-    ...         sensitivity=1.0, calibration="analytic")
-    >>> r.query([1, 0]), r.table([0, 1]).tolist()
-    (2.0, [[2.0, 2.0], [2.0, 2.0]])
-    """
-
-    subsets: tuple[tuple[int, ...], ...]
-    moments: np.ndarray
-    m: int
-    n: int
-    k: int
-    method: str
-    epsilon: float
-    delta: float
-    sigma: float
-    sensitivity: float
-    calibration: str
-    info: dict[str, Any] = field(default_factory=dict)
-    _index: dict[tuple[int, ...], int] = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        mom = np.array(self.moments, dtype=np.float64)
-        if mom.ndim != 1 or mom.shape[0] != len(self.subsets):
-            raise InvalidInputError("moments must be a 1-D array with one entry per subset")
-        if not np.all(np.isfinite(mom)):
-            raise InvalidInputError("moments must be finite")
-        mom.setflags(write=False)
-        object.__setattr__(self, "moments", mom)
-        object.__setattr__(self, "_index", {s: i for i, s in enumerate(self.subsets)})
-
-    # -- construction ---------------------------------------------------------------
-    @classmethod
-    def from_subset_moments(cls, subsets: Any, moments: Any, *, m: int, n: int, k: int, method: str,
-                            epsilon: float, delta: float, sigma: float, sensitivity: float,
-                            calibration: str, info: dict[str, Any] | None = None) -> MarginalRelease:
-        """Build a release from subset moments (fractions of rows), validating and canonicalizing.
-
-        ``subsets``: iterable of attribute tuples (any order inside a tuple; sorted here),
-        each of size ``<= k``, distinct; ``moments``: matching fractions. The empty set is
-        added with moment 1 if absent. The result is ordered by size, then lexicographically.
-        Used by every method, including ``release_tables`` (issue 10).
-
-        >>> r = MarginalRelease.from_subset_moments([(1,), (0,)], [0.25, 0.5], m=4, n=2, k=1,
-        ...         method="x", epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
-        >>> r.subsets, r.moments.tolist()
-        (((), (0,), (1,)), [1.0, 0.5, 0.25])
-        """
-        m = check_int(m, "m", minimum=1)
-        n = check_int(n, "n", minimum=1)
-        k = check_int(k, "k", minimum=1, maximum=n)
-        subs = [tuple(sorted(_canonical_attrs(s, n, "subsets"))) for s in subsets]
-        mom = np.asarray(moments, dtype=np.float64).ravel()
-        if len(subs) != mom.shape[0]:
-            raise InvalidInputError("subsets and moments must have the same length")
-        if any(len(set(s)) != len(s) or len(s) > k for s in subs):
-            raise InvalidInputError("every subset must have distinct attributes and size <= k")
-        if len(set(subs)) != len(subs):
-            raise InvalidInputError("subsets must be distinct")
-        if () not in subs:
-            subs.append(())
-            mom = np.append(mom, 1.0)
-        order = sorted(range(len(subs)), key=lambda i: (len(subs[i]), subs[i]))
-        return cls(subsets=tuple(subs[i] for i in order), moments=mom[order], m=m, n=n, k=k,
-                   method=str(method), epsilon=float(epsilon), delta=float(delta), sigma=float(sigma),
-                   sensitivity=float(sensitivity), calibration=str(calibration), info=dict(info or {}))
-
-    # -- answers ----------------------------------------------------------------------
-    def moment(self, attrs: Any) -> float:
-        """Released fraction of rows with all ``attrs`` equal to one (duplicates ignored: x^2 = x).
-
-        >>> r = MarginalRelease.from_subset_moments([(0,)], [0.5], m=4, n=1, k=1, method="x",
-        ...         epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
-        >>> r.moment([0, 0])
-        0.5
-        """
-        key = tuple(sorted(set(_canonical_attrs(attrs, self.n))))
-        if len(key) > self.k:
-            raise InvalidParameterError(
-                f"attrs has more than k={self.k} distinct attributes; release with a larger k")
-        i = self._index.get(key)
-        if i is None:
-            raise InvalidParameterError("this attribute set was not released (not in the workload)")
-        return float(self.moments[i])
-
-    def query(self, attrs: Any) -> float:
-        """Count of rows whose attributes ``attrs`` are all one (``|set(attrs)| <= k``), count units.
-
-        >>> r = MarginalRelease.from_subset_moments([(0,)], [0.5], m=4, n=1, k=1, method="x",
-        ...         epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
-        >>> r.query([0]), r.query([])
-        (2.0, 4.0)
-        """
-        return self.m * self.moment(attrs)
-
-    def table(self, attrs: Any) -> np.ndarray:
-        """The ``2^j`` contingency table of ``attrs`` (distinct, ``j <= k``) by Moebius inversion.
-
-        ``table[b_1, ..., b_j]`` is the (released) count of rows with attribute ``attrs[i]``
-        equal to ``b_i``: :math:`\\sum_{U\\supseteq B} (-1)^{|U\\setminus B|}\\, m\\,\\mu_U`
-        over ``B \\subseteq U \\subseteq attrs`` with ``B`` the attributes where ``b = 1``. Tables of
-        one release are consistent: each sums to ``m`` and summing out an attribute gives the
-        lower-order table.
-
-        >>> r = MarginalRelease.from_subset_moments([(0,), (1,), (0, 1)], [.5, .25, .25], m=4, n=2,
-        ...         k=2, method="x", epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
-        >>> r.table([1, 0]).tolist()
-        [[2.0, 1.0], [0.0, 1.0]]
-        """
-        a = _canonical_attrs(attrs, self.n)
-        j = len(a)
-        if len(set(a)) != j:
-            raise InvalidParameterError("attrs must be distinct for a contingency table")
-        if j > self.k:
-            raise InvalidParameterError(f"attrs has more than k={self.k} attributes; release with a larger k")
-        masks = np.arange(2**j)
-        bits = (masks[:, None] >> np.arange(j)[None, :]) & 1          # bit i <-> attrs[i]
-        mu = np.array([self.moment([a[i] for i in range(j) if bits[u, i]]) for u in masks])
-        # cell b: sum over U superset of B of (-1)^{|U|-|B|} mu_U
-        sub = (masks[None, :] & masks[:, None]) == masks[:, None]     # [B, U]: B subset of U
-        sign = (-1.0) ** (bits.sum(axis=1)[None, :] - bits.sum(axis=1)[:, None])
-        cells = self.m * (np.where(sub, sign, 0.0) @ mu)
-        out = np.empty((2,) * j)
-        for b in masks:
-            out[tuple(bits[b])] = cells[b]
-        return out
-
-    def counts(self, order: int | None = None) -> tuple[tuple[tuple[int, ...], ...], np.ndarray]:
-        """``(subsets, counts)`` of all released subsets, or those of one size ``order``.
-
-        >>> r = MarginalRelease.from_subset_moments([(0,)], [0.5], m=4, n=1, k=1, method="x",
-        ...         epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
-        >>> r.counts(1)[1].tolist()
-        [2.0]
-        """
-        if order is None:
-            return self.subsets, self.m * self.moments
-        order = check_int(order, "order", minimum=0, maximum=self.k)
-        idx = [i for i, s in enumerate(self.subsets) if len(s) == order]
-        return tuple(self.subsets[i] for i in idx), self.m * self.moments[idx]
-
-    def tensor(self) -> np.ndarray:
-        """The order-``k`` symmetric tensor :math:`\\sum_r e^{(r)\\otimes k}` in count units, shape ``(n,)*k``.
-
-        Entry :math:`\\alpha` is ``m * mu[supp(alpha)]``; needs every subset of size ``<= k``.
-
-        >>> r = MarginalRelease.from_subset_moments([(0,), (1,), (0, 1)], [.5, .25, .25], m=4, n=2,
-        ...         k=2, method="x", epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
-        >>> r.tensor().tolist()
-        [[2.0, 1.0], [1.0, 1.0]]
-        """
-        if len(self.subsets) != n_subsets_upto(self.n, self.k):
-            raise InvalidParameterError("tensor() needs every subset of size <= k; this release has a workload")
-        return tensor_from_subset_moments(self.moments, self.n, self.k, scale=float(self.m))
-
-    @property
-    def privacy(self) -> dict[str, Any]:
-        """The privacy parameters as a plain dict.
-
-        >>> MarginalRelease.from_subset_moments([], [], m=1, n=1, k=1, method="x", epsilon=1,
-        ...     delta=1e-6, sigma=2, sensitivity=1, calibration="analytic").privacy["sigma"]
-        2.0
-        """
-        return {"epsilon": self.epsilon, "delta": self.delta, "sensitivity": self.sensitivity,
-                "sigma": self.sigma, "calibration": self.calibration, "adjacency": "replace-one"}
 
 
 # ====================================================================== mechanism
@@ -424,11 +227,13 @@ def _project_pseudo_moment(key: tuple[Any, ...], build: Any, degree: int, k: int
 
 
 @with_thread_policy
-def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str = DEFAULT_METHOD,
+def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str | None = None,
+                      domain: Any = None, workload: Any = None, allocation: str = "auto",
+                      reconstruction: str = "auto", adjacency: Any = "replace-one",
                       sparsity: int | None = None, on_violation: str = "truncate",
                       calibration: str = "analytic", degree: int | None = None, solver: str = "auto",
-                      rng: RngLike = None, accountant: Any = None,
-                      project_options: dict[str, Any] | None = None) -> MarginalRelease:
+                      rng: RngLike = None, accountant: PrivacyAccountant | None = None,
+                      project_options: dict[str, Any] | None = None) -> Any:
     r"""Release every marginal of order ``<= k`` of binary data ``D`` with :math:`(\varepsilon,\delta)`-DP.
 
     Parameters
@@ -464,6 +269,14 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     >>> len(rel.subsets), rel.method, round(rel.sensitivity * 500, 6)
     (11, 'symmetrize', 1.0)
     """
+    if method is None and sparsity is not None:
+        method = "auto"                     # a public row bound: the t-sparse tensor route ('cube')
+    if method is None:
+        from sosproj.mechanisms.marginals_pipeline import release as _pipeline
+
+        return _pipeline(D, k, epsilon=epsilon, delta=delta, domain=domain, workload=workload,
+                         allocation=allocation, reconstruction=reconstruction, adjacency=adjacency,
+                         calibration=calibration, rng=rng, accountant=accountant, options=project_options)
     method = check_choice(method, "method", METHODS)
     if method == "auto":
         method = resolve_method(sparsity)

@@ -16,9 +16,9 @@ from sosproj.poly.atoms import AtomResult, extract_atoms
 from sosproj.poly.polynomial import Polynomial
 from sosproj.poly.relaxation import MomentCheck, MomentRelaxation, PSDBlock, Readout
 from sosproj.poly.system import PolySystem
-from sosproj.poly.systems import boolean_cube, sparse_ball, sphere, unit_ball
+from sosproj.poly.systems import boolean_cube, one_hot, sparse_ball, sphere, unit_ball
 
 __all__ = [
     "PolySystem", "Polynomial", "MomentRelaxation", "PSDBlock", "Readout", "MomentCheck",
-    "unit_ball", "sphere", "sparse_ball", "boolean_cube", "extract_atoms", "AtomResult",
+    "unit_ball", "sphere", "sparse_ball", "boolean_cube", "one_hot", "extract_atoms", "AtomResult",
 ]

@@ -157,4 +157,50 @@ def boolean_cube(n: int, scale: float = 1.0, *, inequalities: Sequence[Any] = ()
                       inequality_names=inequality_names, reduction=red)
 
 
-__all__ = ["unit_ball", "sphere", "sparse_ball", "boolean_cube", "complete_sparse"]
+def one_hot(sizes: Sequence[int]) -> PolySystem:
+    r"""Categorical attributes in one-hot variables: :math:`x_{i,a}\in\{0,1\}`, one value per attribute.
+
+    Variables :math:`x_{i,a}` (attribute ``i``, value ``a``; attribute blocks in order) with
+    :math:`x_{i,a}^2 = x_{i,a}`, :math:`x_{i,a}x_{i,b} = 0` (``a != b``) and
+    :math:`\sum_a x_{i,a} = 1`; its points are exactly the records of the domain. The degree-2
+    relaxation's moment matrix holds the 1- and 2-way marginals; it has
+    :math:`1+\sum_i(n_i-1)+\sum_{i<j}(n_i-1)(n_j-1)` free moments after reduction (Groebner route,
+    small domains). The marginal release uses the same matrix through the structured map
+    :class:`sosproj.sdp.marginal_admm.OneHotMoment` instead.
+
+    >>> S = one_hot([2, 3])
+    >>> S.n_vars, S.contains([[1, 0, 0, 1, 0], [1, 1, 0, 0, 1]]).tolist()
+    (5, [True, False])
+    """
+    sizes = [check_int(s, "sizes", minimum=1) for s in sizes]
+    nv = sum(sizes)
+    zero = (0,) * nv
+
+    def mono(*idx: int) -> tuple[int, ...]:
+        e = [0] * nv
+        for i in idx:
+            e[i] += 1
+        return tuple(e)
+
+    eqs: list[dict[tuple[int, ...], int]] = []
+    names: list[str] = []
+    start = 0
+    for i, n_i in enumerate(sizes):
+        block = range(start, start + n_i)
+        for a in block:
+            eqs.append({mono(a, a): 1, mono(a): -1})
+            names.append(f"boolean[{i},{a - start}]")
+        for a in block:
+            for b in block:
+                if a < b:
+                    eqs.append({mono(a, b): 1})
+                    names.append(f"exclusive[{i},{a - start},{b - start}]")
+        total = {mono(a): 1 for a in block}
+        total[zero] = -1
+        eqs.append(total)
+        names.append(f"one_value[{i}]")
+        start += n_i
+    return PolySystem(nv, equalities=eqs, name=f"one_hot(sizes={list(sizes)})", equality_names=names)
+
+
+__all__ = ["unit_ball", "sphere", "sparse_ball", "boolean_cube", "complete_sparse", "one_hot"]

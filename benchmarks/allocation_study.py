@@ -1,0 +1,75 @@
+"""Allocation study for the "auto" rule of sosproj.mechanisms.marginals_pipeline (synthetic data only).
+
+For synthetic datasets of several shapes (binary and categorical; latent-class mixtures, i.e.
+correlated attributes), releases all 3-way marginals with the "auto" allocation at a grid of
+mixing weights t (t = 0: ResidualPlanner's optimum, t = 1: equal-noise tables) and records the
+error (L1 per marginal / m) of the default reconstruction, with the public SNR
+m * epsilon / sqrt(#cells of the workload). The rule t = auto_mix(snr) is fitted to the best t
+per (shape, epsilon) in docs/bench_allocation.md. Never run on nltcs/adult/titanic.
+
+Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_study.py 1 > benchmarks/results_allocation/raw.txt
+       OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_study.py 1 auto binary \
+           > benchmarks/results_allocation/raw_binary_cube.txt
+(second form: the default reconstruction, which is the Boolean-cube projection + LNN on binary data,
+on the binary shapes only).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+
+import numpy as np
+
+from sosproj.data.domain import Dataset, Domain
+from sosproj.mechanisms.marginals_pipeline import release
+
+SHAPES = {
+    # name: (sizes, m)
+    "binary12-m2k": ([2] * 12, 2000),
+    "binary12-m20k": ([2] * 12, 20000),
+    "binary16-m5k": ([2] * 16, 5000),
+    "cat8-m2k": ([2, 3, 5, 8, 12, 4, 16, 6], 2000),
+    "cat8-m30k": ([2, 3, 5, 8, 12, 4, 16, 6], 30000),
+    "cat6-wide-m5k": ([30, 20, 2, 10, 25, 3], 5000),
+}
+EPS = (0.1, 0.3, 1.0, 3.0, 10.0)
+#: Reconstruction used in the study (the projection onto locally non-negative consistent tables).
+RECON = "lnn"
+MIX = (0.0, 0.5, 1.0, 1.5, 2.0)
+
+
+def latent_class(sizes: list[int], m: int, classes: int, rng: np.random.Generator) -> Dataset:
+    """Records from a mixture of product distributions (Dirichlet(0.5) per class and attribute)."""
+    z = rng.integers(0, classes, size=m)
+    cols = []
+    for s in sizes:
+        probs = rng.dirichlet(np.full(s, 0.5), size=classes)
+        u = rng.random(m)
+        cols.append((u[:, None] > np.cumsum(probs[z], axis=1)).sum(axis=1).clip(0, s - 1))
+    return Dataset(np.stack(cols, axis=1), Domain.from_sizes(sizes))
+
+
+def main() -> None:
+    seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 2
+    recon = sys.argv[2] if len(sys.argv) > 2 else RECON
+    only = sys.argv[3] if len(sys.argv) > 3 else ""
+    print("shape eps mix snr seed err time_s", flush=True)
+    for name, (sizes, m) in SHAPES.items():
+        if only and not name.startswith(only):
+            continue
+        ds = latent_class(sizes, m, 4, np.random.default_rng(12345))
+        sets = list(itertools.combinations(range(len(sizes)), 3))
+        truth = {w: ds.marginal(w) for w in sets}
+        for eps, mix, seed in itertools.product(EPS, MIX, range(seeds)):
+            t0 = time.perf_counter()
+            rel = release(ds, 3, epsilon=eps, delta=1e-9, allocation="auto", reconstruction=recon,
+                          rng=1000 + seed, _mix=mix, options={"on_fail": "return"})
+            dt = time.perf_counter() - t0
+            err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
+            print(f"{name} {eps:g} {mix:g} {rel.info['public_snr']:.4g} {seed} {err:.6f} {dt:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

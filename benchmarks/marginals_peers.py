@@ -1,0 +1,262 @@
+"""Benchmark: sosproj's marginal pipeline against the peers that matter (issue 14, items 4-5).
+
+Workload: all 3-way marginals.  Privacy: (epsilon, delta = 1e-9), replace-one adjacency (m public), except
+AIM / MST which account in zCDP under add/remove (docs/bench_peers.md states the conversion).  Methods:
+
+* ``rp``        ResidualPlanner: RP-optimal measurement, exact replace-one sensitivity, BLUE reconstruction;
+* ``rp_trunc``  the same noisy measurement, BLUE, negative cells clipped and every table rescaled to m;
+* ``grem_lnn``  the same noisy measurement, GReM-LNN (local non-negativity) reconstruction;
+* ``tables``    equal-noise tables + Boolean-cube projection (``sosproj.mechanisms.marginal_tables.release_tables``,
+  binary data only);
+* ``aim`` / ``mst``  smartnoise-synth's AIM / MST (run by ``benchmarks/peers/run_private_pgm.py`` in the
+  separate venv ``/work/venv-peers``; scored on the synthetic data's 3-way marginals); cells already run by
+  ``benchmarks/peers/pgm_queue.sh`` are read from ``results_peers/pgm/``, missing ones are run only with
+  ``--run-pgm``;
+* ``sosproj``, ``sosproj_rp``, ``sosproj_lnn``  ``sp.release_marginals(ds, 3, epsilon=, delta=1e-9, rng=seed)``
+  with the default allocation/reconstruction, ``allocation="rp"``, ``reconstruction="lnn"``.
+
+Metrics per release: ``l1`` = average over the workload of ||released - true||_1 / m, ``rmse`` = root mean
+squared error per cell (counts), ``seconds`` (wall clock of the release, including the measurement and
+layout construction), ``peak_mib`` (tracemalloc peak of Python/numpy allocations in process; max RSS of
+the subprocess for AIM / MST).  One JSON row per (dataset, method, epsilon, seed) is appended to ``--out``;
+rows already there are skipped (resumable).  ``benchmarks/peers/report.py`` makes the table and the plot.
+
+Example (the commands behind docs/bench_peers.md are listed in benchmarks/results_peers/COMMANDS.md)::
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/marginals_peers.py --datasets nltcs titanic \\
+        --epsilons 0.1 1 --seeds 0 1 --methods rp rp_trunc grem_lnn --out /tmp/rows.jsonl
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from peers.data import DATA_DIR, load  # noqa: E402
+from peers.grem_lnn import grem_lnn  # noqa: E402
+from peers.residual import MarginalWorkload, blue, residual_planner, truncate_rescale  # noqa: E402
+
+DATASETS = ("nltcs", "titanic", "adult", "planted32", "planted64")
+EPSILONS = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
+METHODS = ("rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst", "sosproj", "sosproj_rp", "sosproj_lnn")
+SOSPROJ = {"sosproj": {}, "sosproj_rp": {"allocation": "rp"}, "sosproj_lnn": {"reconstruction": "lnn"}}
+DELTA = 1e-9
+K = 3
+PGM_DIR = ROOT / "benchmarks" / "results_peers" / "pgm"
+PEERS_PYTHON = "/work/venv-peers/bin/python"
+
+
+def errors(wl: MarginalWorkload, est: np.ndarray, true: np.ndarray, m: int) -> tuple[float, float]:
+    """(average L1 per marginal / m, RMSE per cell in counts)."""
+    diff = est - true
+    l1 = float(np.mean(np.add.reduceat(np.abs(diff), wl.wl_offsets[:-1]))) / m
+    return l1, float(np.sqrt(np.mean(diff**2)))
+
+
+TRACE = {"on": False}
+
+
+class Timer:
+    """Wall clock of a block, and its tracemalloc peak (MiB) when ``TRACE["on"]`` (NaN otherwise).
+
+    tracemalloc slows Python-level loops severalfold, so the harness times untraced runs and measures
+    the peak in a separate traced run of the same release (first seed only).
+    """
+
+    def __enter__(self) -> Timer:
+        if TRACE["on"]:
+            tracemalloc.start()
+            tracemalloc.reset_peak()
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.seconds = time.perf_counter() - self.t0
+        self.peak_mib = float("nan")
+        if TRACE["on"]:
+            self.peak_mib = tracemalloc.get_traced_memory()[1] / 2**20
+            tracemalloc.stop()
+
+
+def run_rp_family(wl: MarginalWorkload, X: np.ndarray, true: np.ndarray, eps: float, seed: int, todo: set[str],
+                  build_s: float, lnn_opts: dict) -> list[dict]:
+    m = X.shape[0]
+    rows = []
+    with Timer() as tm:
+        meas = residual_planner(wl, X, eps, DELTA, np.random.default_rng(seed))
+    with Timer() as tb:
+        est = blue(meas)
+    base = build_s + tm.seconds
+    if "rp" in todo:
+        rows.append(("rp", est, base + tb.seconds, max(tm.peak_mib, tb.peak_mib), {}))
+    if "rp_trunc" in todo:
+        with Timer() as tt:
+            tr = truncate_rescale(wl, est, m)
+        rows.append(("rp_trunc", tr, base + tb.seconds + tt.seconds, max(tm.peak_mib, tb.peak_mib, tt.peak_mib), {}))
+    if "grem_lnn" in todo:
+        with Timer() as tg:
+            g, info = grem_lnn(meas, return_info=True, **lnn_opts)
+        rows.append(("grem_lnn", g, base + tg.seconds, max(tm.peak_mib, tg.peak_mib),
+                     {k: info[k] for k in ("iterations", "primal_residual", "converged")}))
+    out = []
+    for meth, e, sec, peak, extra in rows:
+        l1, rmse = errors(wl, e, true, m)
+        out.append({"method": meth, "l1": l1, "rmse": rmse, "seconds": sec, "peak_mib": peak,
+                    "sensitivity_shape": meas.sensitivity_shape, **extra})
+    return out
+
+
+def _tables_from_release(rel, wl: MarginalWorkload, attr_map: list) -> np.ndarray:
+    return np.concatenate([np.asarray(rel.table([attr_map[i] for i in w]), float).ravel() for w in wl.sets])
+
+
+def run_tables(wl, X, true, eps, seed) -> dict:
+    from sosproj.mechanisms.marginal_tables import release_tables
+
+    with Timer() as t:
+        rel = release_tables(X.astype(np.uint8), K, epsilon=eps, delta=DELTA, rng=seed)
+        est = _tables_from_release(rel, wl, list(range(X.shape[1])))
+    l1, rmse = errors(wl, est, true, X.shape[0])
+    return {"method": "tables", "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib}
+
+
+def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> dict:
+    import sosproj as sp
+
+    with Timer() as t:
+        if name.startswith("planted"):
+            rel = sp.release_marginals(X, K, epsilon=eps, delta=DELTA, domain=list(sizes), rng=seed,
+                                       **SOSPROJ[meth])
+            attr_map = list(range(len(sizes)))
+        else:
+            ds = sp.load_dataset(name)
+            attr_map = [list(ds.domain.names).index(a) for a in names]
+            rel = sp.release_marginals(ds, K, epsilon=eps, delta=DELTA, rng=seed, **SOSPROJ[meth])
+        est = _tables_from_release(rel, wl, attr_map)
+    l1, rmse = errors(wl, est, true, X.shape[0])
+    info = rel.info
+    extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix") if k in info}
+    return {"method": meth, "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib, **extra}
+
+
+def run_pgm(name: str, meth: str, wl, true, m, eps, seed, run_missing: bool) -> dict | None:
+    stem = f"{meth}_{name}_{eps:g}_{seed}"  # no Path.with_suffix: '0.3' holds a dot
+    cutoff, npz = PGM_DIR / f"{stem}.cutoff", PGM_DIR / f"{stem}.npz"
+    if cutoff.exists():
+        cut = json.loads(cutoff.read_text())
+        return {"method": meth, "l1": None, "rmse": None, "seconds": cut["cutoff_s"], "peak_mib": None,
+                "cutoff": True}
+    if not npz.exists():
+        if not run_missing:
+            return None
+        PGM_DIR.mkdir(parents=True, exist_ok=True)
+        cmd = [PEERS_PYTHON, str(ROOT / "benchmarks/peers/run_private_pgm.py"), meth, str(DATA_DIR / f"{name}.csv"),
+               str(DATA_DIR / f"{name}-domain.json"), f"{eps:g}", f"{DELTA:g}", str(seed), str(npz)]
+        try:
+            subprocess.run(cmd, check=True, timeout=3600)
+        except subprocess.TimeoutExpired:
+            cutoff.write_text(json.dumps({"cutoff_s": 3600}))
+            return run_pgm(name, meth, wl, true, m, eps, seed, False)
+    z = np.load(npz)
+    est = wl.workload_answers(z["synth"])
+    l1, rmse = errors(wl, est, true, m)
+    return {"method": meth, "l1": l1, "rmse": rmse, "seconds": float(z["time"]),
+            "peak_mib": float(z["maxrss_kb"]) / 1024, "memory": "maxrss", "noise_seeded": False}
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=DATASETS)
+    ap.add_argument("--epsilons", nargs="+", type=float, default=list(EPSILONS))
+    ap.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
+    ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
+    ap.add_argument("--out", default=str(ROOT / "benchmarks/results_peers/grid.jsonl"))
+    ap.add_argument("--run-pgm", action="store_true", help="run missing AIM / MST cells (slow)")
+    ap.add_argument("--lnn-tol", type=float, default=0.1, help="GReM-LNN ADMM tolerance (counts)")
+    ap.add_argument("--lnn-max-iter", type=int, default=2000)
+    ap.add_argument("--trace-seed", type=int, default=None,
+                    help="seed whose releases are rerun under tracemalloc for the memory peak (default: the first)")
+    ap.add_argument("--trace-eps", type=float, nargs="*", default=None,
+                    help="epsilons at which the memory peak is measured (default: all)")
+    args = ap.parse_args(argv)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    done = set()
+    if out.exists():
+        for line in out.read_text().splitlines():
+            r = json.loads(line)
+            done.add((r["dataset"], r["method"], float(r["epsilon"]), int(r["seed"])))
+    lnn_opts = {"tol": args.lnn_tol, "max_iter": args.lnn_max_iter}
+    for name in args.datasets:
+        X, names, sizes = load(name)
+        m = X.shape[0]
+        t0 = time.perf_counter()
+        wl = MarginalWorkload.all_k_way(sizes, K)
+        build_s = time.perf_counter() - t0
+        true = wl.workload_answers(X)
+        binary = all(s == 2 for s in sizes)
+        for eps in args.epsilons:
+            for seed in args.seeds:
+                todo = {meth for meth in args.methods if (name, meth, eps, seed) not in done}
+                if not binary:
+                    todo.discard("tables")
+                if name.startswith("planted"):
+                    todo -= {"aim", "mst"}
+                rows: list[dict] = []
+                fam = todo & {"rp", "rp_trunc", "grem_lnn"}
+                peaks: dict[str, float] = {}
+                trace_seed = args.seeds[0] if args.trace_seed is None else args.trace_seed
+                if seed == trace_seed and (args.trace_eps is None or eps in args.trace_eps):
+                    # traced rerun for the memory peak only
+                    TRACE["on"] = True
+                    try:
+                        if fam:
+                            peaks.update({r["method"]: r["peak_mib"]
+                                          for r in run_rp_family(wl, X, true, eps, seed, fam, build_s, lnn_opts)})
+                        if "tables" in todo:
+                            peaks["tables"] = run_tables(wl, X, true, eps, seed)["peak_mib"]
+                        for meth in SOSPROJ:
+                            if meth in todo:
+                                peaks[meth] = run_sosproj(name, meth, wl, X, names, sizes, true, eps, seed)["peak_mib"]
+                    finally:
+                        TRACE["on"] = False
+                if fam:
+                    rows += run_rp_family(wl, X, true, eps, seed, fam, build_s, lnn_opts)
+                if "tables" in todo:
+                    rows.append(run_tables(wl, X, true, eps, seed))
+                for meth in ("aim", "mst"):
+                    if meth in todo:
+                        r = run_pgm(name, meth, wl, true, m, eps, seed, args.run_pgm)
+                        if r is not None:
+                            rows.append(r)
+                for meth in SOSPROJ:
+                    if meth in todo:
+                        rows.append(run_sosproj(name, meth, wl, X, names, sizes, true, eps, seed))
+                with out.open("a") as fh:
+                    for r in rows:
+                        if r["method"] in peaks:
+                            r["peak_mib"] = peaks[r["method"]]
+                        elif r.get("peak_mib") is not None and r["peak_mib"] != r["peak_mib"]:
+                            r["peak_mib"] = None
+                        r.update({"dataset": name, "epsilon": eps, "delta": DELTA, "seed": seed, "m": m,
+                                  "n_marginals": len(wl.sets)})
+                        fh.write(json.dumps(r) + "\n")
+                        print(f"{name:9s} eps={eps:<5g} seed={seed} {r['method']:12s} "
+                              f"l1={r['l1'] if r['l1'] is None else round(r['l1'], 5)} "
+                              f"t={r['seconds']:.2f}s", flush=True)
+    print("done")
+
+
+if __name__ == "__main__":
+    main()

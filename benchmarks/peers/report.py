@@ -1,0 +1,205 @@
+"""Tables and plot of docs/bench_peers.md from the stored JSON rows of benchmarks/results_peers/*.jsonl.
+
+Usage: ``python benchmarks/peers/report.py [--results DIR] [--doc FILE.md] [--img FILE.png]``.
+Rewrites the part of the doc between ``<!-- generated:start -->`` and ``<!-- generated:end -->`` and
+prints the ratio table.  Every number in that part comes from the rows.
+
+Statistics: mean over seeds with a 95% Student-t interval; ratio ``default / best peer`` of means with a
+delta-method 95% upper end ``r (1 + sqrt((h_a/a)^2 + (h_b/b)^2))`` (``h`` = half-widths; seeds of
+different methods are independent draws).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from collections import defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[2]
+ORDER = ("sosproj", "sosproj_rp", "sosproj_lnn", "rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst")
+LABEL = {"sosproj": "sosproj default", "sosproj_rp": "sosproj alloc=rp", "sosproj_lnn": "sosproj recon=lnn",
+         "rp": "RP (BLUE)", "rp_trunc": "RP+truncate", "grem_lnn": "GReM-LNN", "tables": "equal tables+cube",
+         "aim": "AIM", "mst": "MST"}
+LINEAR_PEERS = ("rp", "rp_trunc", "grem_lnn", "tables")
+DATASETS = ("nltcs", "titanic", "adult", "planted32", "planted64")
+
+
+def t975(n: int) -> float:
+    from scipy.stats import t
+
+    return float(t.ppf(0.975, n - 1)) if n > 1 else math.inf
+
+
+def load_rows(results: Path) -> list[dict]:
+    """Every stored row, one per (dataset, method, epsilon, seed): the LAST in file-name order wins
+    (``sosproj_v2_*`` rows of a newer sosproj commit replace older ones)."""
+    rows: dict = {}
+    for f in sorted(results.glob("*.jsonl")):
+        for x in f.read_text().splitlines():
+            if x.strip():
+                r = json.loads(x)
+                rows[(r["dataset"], r["method"], float(r["epsilon"]), int(r["seed"]))] = r
+    return list(rows.values())
+
+
+def aggregate(rows: list[dict]) -> dict:
+    cells: dict = defaultdict(list)
+    for r in rows:
+        cells[(r["dataset"], r["method"], float(r["epsilon"]))].append(r)
+    out = {}
+    for key, rs in cells.items():
+        ok = [r for r in rs if r.get("l1") is not None]
+        l1 = np.array([r["l1"] for r in ok])
+        n = len(l1)
+        agg = {"n": n, "cutoffs": len(rs) - n,
+               "seconds": float(np.median([r["seconds"] for r in rs])) if rs else math.nan,
+               "peak_mib": max([r["peak_mib"] for r in rs if r.get("peak_mib") is not None], default=math.nan),
+               "converged": all(r.get("converged", True) for r in ok)}
+        if n:
+            agg["l1"] = float(l1.mean())
+            agg["h"] = float(t975(n) * l1.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
+            agg["rmse"] = float(np.mean([r["rmse"] for r in ok]))
+        out[key] = agg
+    return out
+
+
+def fmt(x: float) -> str:
+    if x is None or not math.isfinite(x):
+        return "-"
+    return f"{x:.3g}" if abs(x) < 1e4 else f"{x:.2e}"
+
+
+def ratio(a: dict, b: dict) -> tuple[float, float]:
+    r = a["l1"] / b["l1"]
+    rel = math.sqrt((a["h"] / a["l1"]) ** 2 + (b["h"] / b["l1"]) ** 2) if b["l1"] > 0 else math.inf
+    return r, r * (1 + rel)
+
+
+def make_tables(agg: dict) -> str:
+    lines = []
+    datasets = [d for d in DATASETS if any(k[0] == d for k in agg)]
+    for ds in datasets:
+        methods = [m for m in ORDER if any(k[0] == ds and k[1] == m for k in agg)]
+        eps_all = sorted({k[2] for k in agg if k[0] == ds})
+        lines += [f"#### {ds}: L1 per marginal / m (mean ± 95% half-width over seeds; n = seeds)", "",
+                  "| epsilon | " + " | ".join(LABEL[m] for m in methods) + " |",
+                  "|---|" + "---|" * len(methods)]
+        for e in eps_all:
+            cells = []
+            for m in methods:
+                a = agg.get((ds, m, e))
+                if a is None:
+                    cells.append("")
+                elif "l1" not in a:
+                    cells.append(f"cut off ({a['cutoffs']}x, {fmt(a['seconds'])} s)")
+                else:
+                    s = f"{fmt(a['l1'])} ± {fmt(a['h'])} (n={a['n']})"
+                    if not a["converged"]:
+                        s += " †"
+                    cells.append(s)
+            lines.append(f"| {e:g} | " + " | ".join(cells) + " |")
+        lines.append("")
+    # ratio table: default vs best peer
+    lines += ["#### Ratios: sosproj default / best peer (ratio of means; upper end of its 95% interval)", "",
+              "| dataset | epsilon | best linear peer | ratio (upper) | vs AIM: error ratio, time ratio | "
+              "vs MST: error ratio, time ratio |", "|---|---|---|---|---|---|"]
+    for ds in datasets:
+        for e in sorted({k[2] for k in agg if k[0] == ds}):
+            d = agg.get((ds, "sosproj", e))
+            if d is None or "l1" not in d:
+                continue
+            peers = [(agg[(ds, p, e)]["l1"], p) for p in LINEAR_PEERS if "l1" in agg.get((ds, p, e), {})]
+            if peers:
+                best = min(peers)[1]
+                r, up = ratio(d, agg[(ds, best, e)])
+                bl = f"{LABEL[best]} | {r:.3f} ({fmt(up) if math.isfinite(up) else 'one seed'})"
+            else:
+                bl = "- | -"
+            pg = []
+            for p in ("aim", "mst"):
+                a = agg.get((ds, p, e))
+                if a is None:
+                    pg.append("not run")
+                elif "l1" not in a:
+                    pg.append(f"AIM cut off at {fmt(a['seconds'])} s")
+                else:
+                    r, up = ratio(d, a) if a["n"] > 1 else (d["l1"] / a["l1"], math.nan)
+                    ups = fmt(up) if math.isfinite(up) else "one seed"
+                    pg.append(f"{r:.3f} ({ups}), {d['seconds'] / a['seconds']:.4f} (n={a['n']})")
+            lines.append(f"| {ds} | {e:g} | {bl} | {pg[0]} | {pg[1]} |")
+    lines.append("")
+    # runtime / memory
+    lines += ["#### Runtime (median seconds per release) and peak memory (MiB) at epsilon = 1", "",
+              "| dataset | " + " | ".join(LABEL[m] for m in ORDER) + " |", "|---|" + "---|" * len(ORDER)]
+    for ds in datasets:
+        cells = []
+        for m in ORDER:
+            a = agg.get((ds, m, 1.0))
+            cells.append("" if a is None else f"{fmt(a['seconds'])} s, {fmt(a['peak_mib'])} MiB")
+        lines.append(f"| {ds} | " + " | ".join(cells) + " |")
+    lines += ["", "† GReM-LNN stopped at its iteration cap before the tolerance (0.1 counts) on at least one seed.",
+              ""]
+    return "\n".join(lines)
+
+
+def plot(agg: dict, img: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    datasets = [d for d in DATASETS if any(k[0] == d for k in agg)]
+    fig, axes = plt.subplots(1, len(datasets), figsize=(4.2 * len(datasets), 3.8), squeeze=False)
+    handles: dict = {}
+    for ax, ds in zip(axes[0], datasets):
+        for m in ORDER:
+            pts = sorted((k[2], v) for k, v in agg.items() if k[0] == ds and k[1] == m and "l1" in v)
+            if not pts:
+                continue
+            e = np.array([p[0] for p in pts])
+            y = np.array([p[1]["l1"] for p in pts])
+            h = np.array([p[1]["h"] if math.isfinite(p[1]["h"]) else 0.0 for p in pts])
+            style = "o-" if m.startswith("sosproj") else ("s--" if m in ("aim", "mst") else ".-")
+            color = f"C{ORDER.index(m)}"  # one color per method across panels
+            (line,) = ax.plot(e, y, style, label=LABEL[m], ms=5, color=color)
+            handles[m] = line
+            ax.fill_between(e, np.maximum(y - h, y * 1e-3), y + h, color=color, alpha=0.2)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(ds)
+        ax.set_xlabel("epsilon")
+        ax.grid(alpha=0.3, which="both")
+    axes[0][0].set_ylabel("L1 per marginal / m (all 3-way marginals)")
+    ms = [m for m in ORDER if m in handles]
+    fig.legend([handles[m] for m in ms], [LABEL[m] for m in ms], loc="lower center", ncol=len(ms), fontsize=8)
+    fig.suptitle("Error vs epsilon, delta = 1e-9, replace-one (AIM/MST: add/remove zCDP), 95% CI bands")
+    fig.tight_layout(rect=(0, 0.08, 1, 0.95))
+    img.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(img, dpi=110)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--results", default=str(ROOT / "benchmarks/results_peers"))
+    ap.add_argument("--doc", default=str(ROOT / "docs/bench_peers.md"))
+    ap.add_argument("--img", default=str(ROOT / "docs/img/bench_peers.png"))
+    args = ap.parse_args(argv)
+    agg = aggregate(load_rows(Path(args.results)))
+    text = make_tables(agg)
+    doc = Path(args.doc)
+    if doc.exists():
+        s = doc.read_text()
+        a, b = "<!-- generated:start -->", "<!-- generated:end -->"
+        if a in s and b in s:
+            s = s[:s.index(a) + len(a)] + "\n" + text + "\n" + s[s.index(b):]
+            doc.write_text(s)
+    plot(agg, Path(args.img))
+    print(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,511 @@
+r"""Private marginals of categorical data as one pipeline: data -> measurement -> reconstruction -> release.
+
+1. **Data** (:class:`~sosproj.data.domain.Dataset`): integer codes over a public domain,
+   validated once at the door.
+2. **Measurement** (:func:`measure`): the residuals ``c_A`` (ResidualPlanner's basis,
+   :mod:`sosproj.data.residuals`) of every attribute set ``A`` of the workload's closure, each
+   with isotropic Gaussian noise of scale :math:`\sigma_A = \sigma_0 s_A` on its residual
+   subspace. The *shape* ``s_A`` comes from an allocation rule (:data:`ALLOCATIONS`), a function
+   of public quantities only (domain sizes, workload, ``m``, epsilon, delta); :math:`\sigma_0`
+   calibrates the Gaussian mechanism to the exact sensitivity (:func:`residual_sensitivity`).
+3. **Reconstruction** (post-processing, :data:`RECONSTRUCTIONS`): ``"blue"`` (ResidualPlanner's
+   best linear unbiased reconstruction), ``"lnn"`` (the projection in the measurement metric onto
+   consistent, locally non-negative marginals) and ``"auto"`` (``"lnn"`` plus the one-hot degree-2
+   moment matrix PSD, when every attribute pair is in the workload's closure).
+4. **Release** (:class:`~sosproj.mechanisms.release.MarginalTablesRelease`): consistent tables,
+   ``rel.table(attrs)``, ``info["noise_scales"]``.
+
+Allocation rules (``s_A`` up to a common factor; :math:`p_A=\prod_{i\in A}(n_i-1)/n_i`,
+:math:`v_A=\prod_{i\in A}(n_i-1)\sum_{W\supseteq A}\prod_{i\in W\setminus A}1/n_i`,
+:math:`d_A=\sum_{W\supseteq A}\prod_{i\in W\setminus A}1/n_i`, sums over the workload):
+
+* ``"rp"``: :math:`s_A^2 \propto \sqrt{p_A/v_A}`, ResidualPlanner's closed-form optimum of the
+  sum of cell variances of the workload's tables under the BLUE (minimize :math:`\sum_A v_A s_A^2`
+  subject to :math:`\sum_A p_A/s_A^2` fixed).
+* ``"equal-tables"``: :math:`s_A^2 = 1/d_A`. This is *exactly* the classical measurement of every
+  workload table with the same i.i.d. noise on every cell: the table noise splits orthogonally over
+  the residuals of the table's subsets, and the precision-weighted combination of the copies of
+  ``c_A`` is a sufficient statistic with precision :math:`d_A/\sigma^2`; the privacy loss of the
+  tables equals that of the combined residuals, so the calibration is the same.
+* ``"auto"`` (default): the geometric interpolation
+  :math:`\log s_A^2 = (1-t)\log s^{2,\mathrm{rp}}_A + t\log s^{2,\mathrm{eq}}_A` with
+  ``t = auto_mix(snr)`` and the public signal-to-noise ratio :func:`public_snr`; chosen by the
+  synthetic study of ``docs/bench_allocation.md``.
+
+Examples
+--------
+>>> import numpy as np
+>>> from sosproj.data.domain import Dataset, Domain
+>>> ds = Dataset(np.random.default_rng(0).integers(0, 3, size=(400, 3)), Domain.from_sizes([3, 3, 3]))
+>>> rel = release(ds, 2, epsilon=1.0, delta=1e-6, rng=1)
+>>> rel.table((2, 0)).shape, round(float(rel.table((2, 0)).sum()), 6), bool(rel.table((0, 1)).min() >= 0)
+((3, 3), 400.0, True)
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from sosproj.data.domain import Dataset, Domain
+from sosproj.data.residuals import ResidualLayout, all_k_way
+from sosproj.errors import InvalidParameterError
+from sosproj.privacy.calibration import gaussian_sigma
+from sosproj.privacy.noise import gaussian_noise
+from sosproj.privacy.spec import CALIBRATIONS, Adjacency, PrivacySpec
+from sosproj.rng import RngLike, as_generator
+from sosproj.validation import check_choice, check_delta, check_epsilon, check_int
+
+if TYPE_CHECKING:
+    from sosproj.privacy.accountant import PrivacyAccountant
+
+__all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "allocation_shape", "residual_sensitivity", "public_snr",
+           "auto_mix", "noise_scales", "measure", "Measurement", "release", "parse_workload"]
+
+ALLOCATIONS = ("auto", "rp", "equal-tables")
+
+
+# ====================================================================== workload
+
+
+def parse_workload(domain: Domain, k: int, workload: Any = None) -> list[tuple[int, ...]]:
+    """Sorted attribute tuples of the workload (default: all ``k``-way sets); names or indices."""
+    k = check_int(k, "k", minimum=1, maximum=domain.n)
+    if workload is None:
+        return all_k_way(domain.n, k)
+    if isinstance(workload, (str, bytes)) or not hasattr(workload, "__iter__"):
+        raise InvalidParameterError("workload must be a list of attribute sets (indices or names)")
+    out = []
+    for w in workload:
+        idx = tuple(sorted(domain.indices(w, "workload")))
+        if not idx:
+            raise InvalidParameterError("workload sets must be non-empty")
+        if len(idx) > k:
+            raise InvalidParameterError(f"workload set {list(w)} has more than k={k} attributes; raise k")
+        out.append(idx)
+    if not out:
+        raise InvalidParameterError("workload must contain at least one attribute set")
+    return list(dict.fromkeys(out))
+
+
+def _check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
+    """Refuse all ``k``-way sets at once, from the sizes alone, before the workload is enumerated.
+
+    Cells: the elementary symmetric polynomial ``e_k(sizes)`` (``O(n k)``); per set, about 1 KB of
+    index structures besides its cells.
+    """
+    from sosproj.validation import check_memory
+
+    e = [1.0] + [0.0] * k
+    for s in sizes:
+        for j in range(k, 0, -1):
+            e[j] += e[j - 1] * s
+    n_sets = math.comb(len(sizes), k)
+    check_memory(8.0 * 12 * 2 * e[k] + 1024.0 * n_sets,
+                 f"all {n_sets:,} {k}-way tables ({e[k]:,.0f} cells) and their residuals")
+
+
+# ====================================================================== allocation
+
+
+def _set_stats(layout: ResidualLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(p_A, v_A, d_A)`` per closure set (see the module docstring)."""
+    sizes = layout.sizes
+    p = np.array([math.prod((sizes[i] - 1) / sizes[i] for i in s) for s in layout.residual_sets])
+    d = layout.normal_diag_sets
+    v = np.array([math.prod(sizes[i] - 1 for i in s) for s in layout.residual_sets]) * d
+    return p, v, d
+
+
+def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
+    r"""Public signal-to-noise ratio :math:`m\varepsilon\sqrt{T}/C` (``T`` workload tables, ``C`` cells).
+
+    The mean count per cell, ``m T / C``, over the order of the noise per cell of equal-noise
+    tables, ``sqrt(T) / epsilon`` (up to the ``sqrt(log(1/delta))`` factor); public quantities only.
+
+    >>> from sosproj.data.residuals import ResidualLayout, all_k_way
+    >>> round(public_snr(1000, 1.0, ResidualLayout((2, 2, 2), all_k_way(3, 2))), 4)  # 1000 sqrt(3) / 12
+    144.3376
+    """
+    T = max(len(layout.workload), 1)
+    return float(m) * float(epsilon) * math.sqrt(T) / max(layout.tab_size, 1)
+
+
+#: Parameters of :func:`auto_mix` ``(t_max, snr_0, power)``, fitted to ``benchmarks/results_allocation/``
+#: (docs/bench_allocation.md): for the ``"lnn"`` / one-hot reconstructions, and for binary data
+#: reconstructed with the Boolean-cube projection (``reconstruction="auto"``).
+AUTO_MIX = (2.0, 7.0, 1.5)
+AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
+
+
+def auto_mix(snr: float, cube: bool = False) -> float:
+    r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
+
+    ``t = t_max / (1 + (snr / snr_0)^power)`` with :data:`AUTO_MIX` (or :data:`AUTO_MIX_CUBE` when
+    the reconstruction is the Boolean-cube projection): ``t -> t_max`` (past equal tables: more
+    budget on the low orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at
+    high signal-to-noise; a fixed function of :func:`public_snr` (public quantities only).
+
+    >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
+    (1.0, 0.0)
+    """
+    t_max, snr0, power = AUTO_MIX_CUBE if cube else AUTO_MIX
+    return t_max / (1.0 + (max(float(snr), 0.0) / snr0) ** power)
+
+
+def allocation_shape(layout: ResidualLayout, allocation: str, *, m: int, epsilon: float,
+                     mix: float | None = None) -> np.ndarray:
+    """Relative noise scales ``s_A`` per closure set (``s_{}`` = 1, not used under replace-one).
+
+    Depends only on the layout (domain sizes + workload), ``m`` and ``epsilon``: never on records.
+    ``mix`` overrides ``auto_mix(public_snr(...))`` for the ``"auto"`` rule (used by the study).
+    """
+    p, v, d = _set_stats(layout)
+    nz = np.array([len(s) > 0 for s in layout.residual_sets])
+    log_rp = np.zeros(len(p))
+    log_eq = np.zeros(len(p))
+    log_rp[nz] = 0.5 * (np.log(p[nz]) - np.log(v[nz]))
+    log_eq[nz] = -np.log(d[nz])
+    if allocation == "rp":
+        t = 0.0
+    elif allocation == "equal-tables":
+        t = 1.0
+    elif allocation == "auto":
+        t = auto_mix(public_snr(m, epsilon, layout)) if mix is None else float(mix)
+    else:  # pragma: no cover - checked at the door
+        raise InvalidParameterError(f"allocation must be one of {ALLOCATIONS}")
+    log_s2 = (1.0 - t) * log_rp + t * log_eq
+    log_s2[nz] -= log_s2[nz].mean() if nz.any() else 0.0
+    return np.exp(0.5 * log_s2)
+
+
+# ====================================================================== sensitivity
+
+
+def _attribute_classes(layout: ResidualLayout, s: np.ndarray) -> list[list[int]] | None:
+    """Classes of interchangeable attributes (same size, workload and ``s`` invariant under swaps)."""
+    sizes = layout.sizes
+    wl = set(layout.workload)
+    by_size: dict[int, list[int]] = {}
+    for i, n_i in enumerate(sizes):
+        by_size.setdefault(n_i, []).append(i)
+    pos = layout.res_pos
+    for cls_ in by_size.values():
+        for j in cls_[1:]:
+            perm = list(range(len(sizes)))
+            perm[cls_[0]], perm[j] = j, cls_[0]
+            mapped = {tuple(sorted(perm[a] for a in w)) for w in wl}
+            if mapped != wl:
+                return None
+            for A, i in pos.items():
+                B = tuple(sorted(perm[a] for a in A))
+                if not math.isclose(s[pos[B]], s[i], rel_tol=1e-9):
+                    return None
+    return list(by_size.values())
+
+
+#: Largest number of difference patterns evaluated by the exact sensitivity search.
+MAX_PATTERNS = 1 << 22
+
+
+def residual_sensitivity(layout: ResidualLayout, s: np.ndarray, adjacency: Adjacency) -> dict[str, Any]:
+    r"""Exact :math:`\ell_2` sensitivity of the whitened measurement ``(c_A / s_A)_A``.
+
+    Add/remove (the empty set's total is measured too):
+    :math:`\Delta^2 = \sum_A p_A / s_A^2` (one record adds :math:`\otimes_{i\in A}P_ie_{x_i}`,
+    of squared norm :math:`p_A`).
+
+    Replace-one (``m`` public, the total not measured): records ``x, x'`` differing exactly on the
+    attributes ``D`` move ``c_A`` by a vector of squared norm
+    :math:`2\bigl(p_A - \prod_{i\in A\setminus D}(1-\tfrac1{n_i})\prod_{i\in A\cap D}(-\tfrac1{n_i})\bigr)`
+    (since :math:`\langle P e_a, P e_b\rangle = -1/n` for ``a != b``), which depends only on ``D``;
+    every ``D`` is realizable (each attribute has at least two values), so
+    :math:`\Delta^2 = \max_D \sum_A (\ldots)/s_A^2`. The maximum runs over difference *patterns*:
+    over all ``2^n`` subsets, or over the counts per class of interchangeable attributes when the
+    workload and ``s`` are symmetric (e.g. all ``k``-way sets: classes = equal sizes), exactly. When
+    neither fits in :data:`MAX_PATTERNS`, the sum of the per-set maxima is used: an upper bound
+    (conservative privacy), reported as ``exact=False``.
+    """
+    sets = layout.residual_sets
+    sizes = np.array(layout.sizes, dtype=float)
+    inv_s2 = 1.0 / np.asarray(s, dtype=float) ** 2
+    p = np.array([math.prod((sizes[i] - 1) / sizes[i] for i in A) for A in sets])
+    if adjacency is Adjacency.ADD_REMOVE:
+        return {"sensitivity": float(math.sqrt(np.sum(p * inv_s2))), "exact": True, "patterns": 1,
+                "worst_pattern_size": None}
+    nonempty = [i for i, A in enumerate(sets) if A]
+    kmax = max((len(A) for A in sets), default=0)
+    idx = np.full((len(nonempty), max(kmax, 1)), -1, dtype=np.int64)
+    for r, i in enumerate(nonempty):
+        idx[r, :len(sets[i])] = sets[i]
+    w = inv_s2[nonempty]
+    pn = p[nonempty]
+    valid = idx >= 0
+    same = np.where(valid, 1.0 - 1.0 / sizes[np.maximum(idx, 0)], 1.0)     # factor if i not in D
+    diff = np.where(valid, -1.0 / sizes[np.maximum(idx, 0)], 1.0)          # factor if i in D
+
+    def value(Dmask: np.ndarray) -> np.ndarray:               # Dmask: (C, n) bool -> (C,)
+        inD = np.where(valid[None], Dmask[:, np.maximum(idx, 0)], False)
+        prod = np.where(inD, diff[None], same[None]).prod(axis=2)
+        return (2.0 * (pn[None] - prod)) @ w
+
+    n = len(layout.sizes)
+    classes = _attribute_classes(layout, np.asarray(s))
+    if classes is not None and math.prod(len(c) + 1 for c in classes) <= MAX_PATTERNS:
+        counts = list(itertools.product(*[range(len(c) + 1) for c in classes]))
+        patterns = np.zeros((len(counts), n), dtype=bool)
+        for r, cnt in enumerate(counts):
+            for c, q in zip(classes, cnt, strict=True):
+                patterns[r, c[:q]] = True
+    elif 2**n <= MAX_PATTERNS:
+        patterns = ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(bool)
+    else:
+        per = np.zeros(len(nonempty))
+        for r in range(len(nonempty)):
+            j = int(valid[r].sum())
+            for mask in range(1, 2**j):
+                dm = np.array([(mask >> q) & 1 for q in range(j)], dtype=bool)
+                prod = np.prod(np.where(dm, diff[r, :j], same[r, :j]))
+                per[r] = max(per[r], 2.0 * (pn[r] - prod) * w[r])
+        return {"sensitivity": float(math.sqrt(per.sum())), "exact": False, "patterns": None,
+                "worst_pattern_size": None}
+    best, arg = -1.0, 0
+    for lo in range(0, len(patterns), 4096):
+        vals = value(patterns[lo:lo + 4096])
+        j = int(np.argmax(vals))
+        if vals[j] > best:
+            best, arg = float(vals[j]), lo + j
+    return {"sensitivity": float(math.sqrt(max(best, 0.0))), "exact": True, "patterns": int(len(patterns)),
+            "worst_pattern_size": int(patterns[arg].sum())}
+
+
+def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, Any], m: int,
+                 *, mix: float | None = None) -> tuple[np.ndarray, PrivacySpec, dict[str, Any]]:
+    """``sigma_A`` per closure set, the privacy specification and the sensitivity report (public only)."""
+    adjacency = spec_args["adjacency"]
+    s = allocation_shape(layout, allocation, m=m, epsilon=spec_args["epsilon"], mix=mix)
+    sens = residual_sensitivity(layout, s, adjacency)
+    spec = PrivacySpec(epsilon=spec_args["epsilon"], delta=spec_args["delta"], adjacency=adjacency,
+                       sensitivity=sens["sensitivity"], calibration=spec_args["calibration"])
+    sigma0 = gaussian_sigma(spec.epsilon, spec.delta, spec.sensitivity, spec.calibration)
+    sig = sigma0 * s
+    if adjacency is Adjacency.REPLACE_ONE:
+        sig[layout.res_pos[()]] = 0.0                       # m is public: the total is not measured
+    return sig, spec, {**sens, "sigma0": sigma0}
+
+
+# ====================================================================== measurement
+
+
+@dataclass(frozen=True)
+class Measurement:
+    """The noisy residuals (already private) and what produced them (public)."""
+
+    layout: ResidualLayout
+    residuals: np.ndarray          # flat residual vector (noisy); the empty set's entry is the total
+    sigmas: np.ndarray             # sigma_A per closure set (0 for the public total)
+    spec: PrivacySpec
+    allocation: str
+    m_public: int | None           # m under replace-one, None under add/remove
+
+    @property
+    def weights(self) -> np.ndarray:
+        """``1 / sigma_A^2`` (the measurement metric); 0 for the unmeasured/public total."""
+        w = np.zeros_like(self.sigmas)
+        pos = self.sigmas > 0
+        w[pos] = 1.0 / self.sigmas[pos] ** 2
+        return w
+
+
+def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: PrivacySpec, allocation: str,
+            gen: np.random.Generator) -> Measurement:
+    """Residuals of the records plus noise (the only step that reads the records).
+
+    Tables of the workload are counted from the records (``Dataset.marginal``), residuals computed
+    from them; noise ``sigma_A * P z`` with ``z`` standard normal (isotropic on the residual subspace).
+    """
+    tabs = [ds.marginal(w) for w in layout.workload]
+    r = layout.residuals_of_tables(tabs)
+    del tabs
+    z = gaussian_noise((layout.res_size,), 1.0, gen)
+    layout.center(z)
+    r += layout.expand(sigmas) * z
+    m_pub = ds.m if spec.adjacency is Adjacency.REPLACE_ONE else None
+    if m_pub is not None:
+        r[layout.empty_pos] = float(m_pub)
+    else:
+        # the noisy total is the empty residual (z's entry for it is untouched by centering)
+        r[layout.empty_pos] = max(float(r[layout.empty_pos]), 1.0)
+    return Measurement(layout, r, sigmas, spec, allocation, m_pub)
+
+
+# ====================================================================== reconstructions
+
+
+def _blue(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """ResidualPlanner's best linear unbiased reconstruction: each residual measured once, so BLUE = it."""
+    return meas.residuals.copy(), {"solver": None}
+
+
+def _projector(meas: Measurement, psd: bool, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    from sosproj.sdp.marginal_admm import MarginalProjector
+
+    opts = dict(options)
+    on_fail = opts.pop("on_fail", "warn")
+    proj = MarginalProjector(meas.layout, meas.weights, psd=psd, **opts)
+    return proj.solve(meas.residuals, on_fail=on_fail)
+
+
+def _lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """Projection in the measurement metric onto consistent, locally non-negative tables."""
+    return _projector(meas, False, options)
+
+
+#: Largest moment-matrix order of the Boolean-cube step of ``reconstruction="auto"`` on binary data.
+CUBE_MAX_ORDER = 700
+
+
+def cube_degree(n: int, k: int) -> int | None:
+    """Degree of the cube step of ``"auto"`` on ``n`` binary attributes (``None``: moment matrix too large)."""
+    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
+
+    for deg in (tables_degree(k, n), 2 * math.ceil(k / 2)):
+        if sum(math.comb(n, j) for j in range(min(deg // 2, n) + 1)) <= CUBE_MAX_ORDER:
+            return deg
+    return None
+
+
+def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]] | None:
+    """Binary data: the Boolean-cube SoS projection in the measurement metric, then the LNN projection.
+
+    In Fourier moments ``f_A = c_A[0] 2^{|A|} / m`` the measurement metric is diagonal with weights
+    ``m^2 / (2^{|A|} sigma_A^2)``; :class:`~sosproj.mechanisms.marginal_tables.CubeTablesProjector`
+    projects onto the degree-``d`` cube relaxation (``d`` from ``marginal_tables.default_degree``), and
+    the result is projected (same metric) onto locally non-negative tables, which the cube degree
+    does not imply for every workload cell. ``None`` when the moment matrix would be too large.
+    """
+    from sosproj.data.contingency import SubsetIndex
+    from sosproj.mechanisms.marginal_tables import CubeTablesProjector
+
+    lay = meas.layout
+    n = len(lay.sizes)
+    k = max(len(A) for A in lay.residual_sets)
+    deg = cube_degree(n, k)
+    if deg is None:
+        return None
+    m = float(meas.residuals[lay.empty_pos])
+    index = SubsetIndex(n, k)
+    sets = [A for A in lay.residual_sets]
+    rows = np.full((len(sets), max(k, 1)), -1, dtype=np.int64)
+    for i, A in enumerate(sets):
+        rows[i, :len(A)] = A
+    pos = index.lookup(rows)
+    g = np.zeros(len(index))
+    a = np.zeros(len(index))
+    for i, A in enumerate(sets):
+        c0 = float(np.ravel(lay.residual(meas.residuals, A))[0])
+        g[pos[i]] = c0 * 2.0 ** len(A) / m
+        if A and meas.sigmas[i] > 0:
+            a[pos[i]] = m * m / (2.0 ** len(A) * meas.sigmas[i] ** 2)
+    g[0] = 1.0
+    tol = float(options.get("tol", 1e-3))
+    proj = CubeTablesProjector(n, deg, a, tol=min(tol, 1e-4), max_iter=int(options.get("max_iter", 1000)))
+    f, cinfo = proj.solve(g, warm_start=False, on_fail="return")
+    r = np.zeros(lay.res_size)
+    r[lay.empty_pos] = m
+    for i, A in enumerate(sets):
+        j = len(A)
+        if j == 0:
+            continue
+        signs = (-1.0) ** np.indices((2,) * j).sum(axis=0) if j else np.array(1.0)
+        lay.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
+    cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public)
+    r2, info = _projector(cube_meas, False, options)
+    info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
+                                                      "moment_matrix_order") if k2 in cinfo}}
+    return r2, info
+
+
+def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN + one-hot degree-2 PSD."""
+    lay = meas.layout
+    n = len(lay.sizes)
+    if all(s == 2 for s in lay.sizes):
+        out = _cube_then_lnn(meas, options)
+        if out is not None:
+            return out
+    pairs_ok = all((i, j) in lay.res_pos for i in range(n) for j in range(i + 1, n))
+    order = 1 + sum(lay.sizes)
+    affordable = order <= PSD_MAX_ORDER and n * (n - 1) // 2 <= PSD_MAX_PAIRS
+    return _projector(meas, pairs_ok and n >= 2 and affordable, options)
+
+
+#: Limits of the one-hot degree-2 PSD step of ``reconstruction="auto"`` (its map loops over the
+#: attribute pairs in Python; above them ``"auto"`` is ``"lnn"``).
+PSD_MAX_ORDER = 3000
+PSD_MAX_PAIRS = 500
+
+
+#: Reconstruction methods (post-processing of a :class:`Measurement`): name -> function.
+RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndarray, dict[str, Any]]]] = {
+    "auto": _auto, "blue": _blue, "lnn": _lnn,
+}
+
+
+# ====================================================================== the pipeline
+
+
+def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = None,
+            workload: Any = None, allocation: str = "auto", reconstruction: str = "auto",
+            adjacency: Any = Adjacency.REPLACE_ONE, calibration: str = "analytic", rng: RngLike = None,
+            accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
+            _mix: float | None = None) -> Any:
+    """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
+
+    Validation happens here, once: the records into a :class:`Dataset`, the privacy parameters
+    into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
+    """
+    from sosproj.data.domain import as_dataset
+    from sosproj.mechanisms.release import MarginalTablesRelease, noise_info
+
+    ds = as_dataset(data, domain)
+    check_choice(allocation, "allocation", ALLOCATIONS)
+    check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
+    spec_args = {"epsilon": check_epsilon(epsilon), "delta": check_delta(delta),
+                 "adjacency": Adjacency.parse(adjacency),
+                 "calibration": check_choice(calibration, "calibration", CALIBRATIONS)}
+    opts = dict(options or {})
+    unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho"}
+    if unknown:
+        raise InvalidParameterError(
+            f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
+    if workload is None:
+        _check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
+    wl = parse_workload(ds.domain, k, workload)
+    layout = ResidualLayout.checked(ds.domain.sizes, wl)
+    cube = reconstruction == "auto" and ds.domain.is_binary and cube_degree(ds.n, max(map(len, wl))) is not None
+    mix = (auto_mix(public_snr(ds.m, spec_args["epsilon"], layout), cube) if _mix is None else float(_mix))
+    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
+    if accountant is not None:
+        # before the records are read: a refused charge draws no noise and releases nothing
+        accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
+                                   label=f"release_marginals[{allocation}/{reconstruction}]")
+    gen = as_generator(rng)
+    meas = measure(ds, layout, sigmas, spec, allocation, gen)
+    r, rinfo = RECONSTRUCTIONS[reconstruction](meas, opts)
+    info: dict[str, Any] = {
+        "mechanism": "residual-marginals", "allocation": allocation, "reconstruction": reconstruction,
+        "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
+        "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
+        "auto_mix": mix if allocation == "auto" else None,
+        "public_snr": public_snr(ds.m, spec.epsilon, layout),
+        "reconstruction_info": rinfo, **layout.info(), **noise_info(),
+    }
+    return MarginalTablesRelease(domain=ds.domain, k=int(k), workload=tuple(wl), residuals=r, m=ds.m,
+                                 spec=spec, method=f"{allocation}/{reconstruction}", info=info, layout=layout)
+

@@ -1,0 +1,306 @@
+"""Residual-basis marginals on categorical data: sensitivity, reconstructions, release, public allocation."""
+
+from __future__ import annotations
+
+import itertools
+import os
+
+import numpy as np
+import pytest
+
+import sosproj as sp
+from sosproj.data.domain import Dataset, Domain
+from sosproj.data.residuals import ResidualLayout, all_k_way
+from sosproj.errors import InvalidParameterError, ResourceLimitError
+from sosproj.mechanisms import marginals_pipeline as mp
+from sosproj.privacy.spec import Adjacency
+from sosproj.sdp.marginal_admm import MarginalProjector, OneHotMoment
+from sosproj.testing import noise_disabled
+
+
+def _data(sizes, m, seed=0):
+    rng = np.random.default_rng(seed)
+    z = rng.integers(0, 2, size=m)
+    cols = [np.where(z == 1, rng.integers(0, s, size=m), rng.integers(0, max(1, s // 2), size=m)) for s in sizes]
+    return Dataset(np.stack(cols, 1), Domain.from_sizes(sizes))
+
+
+def _spec_args(eps=1.0, adjacency=Adjacency.REPLACE_ONE):
+    return {"epsilon": eps, "delta": 1e-6, "adjacency": adjacency, "calibration": "analytic"}
+
+
+# ---------------------------------------------------------------- layout
+
+
+def test_layout_forward_adjoint_and_diagonal_normal_operator():
+    lay = ResidualLayout((2, 3, 4), all_k_way(3, 2))
+    rng = np.random.default_rng(0)
+    r = lay.center(rng.standard_normal(lay.res_size))
+    r[lay.res_pos[()]] = 0.0
+    t = rng.standard_normal(lay.tab_size)
+    assert np.isclose(lay.forward(r) @ t, r @ lay.adjoint(t))           # <Br, t> = <r, B^T t>
+    assert np.allclose(lay.adjoint(lay.forward(r)), lay.normal_diag * r)  # B^T B = diag(d)
+    ds = _data((2, 3, 4), 50)
+    tabs = [ds.marginal(w) for w in lay.workload]
+    back = lay.tables(lay.forward(lay.residuals_of_tables(tabs)))
+    assert all(np.allclose(a, b) for a, b in zip(back, tabs, strict=True))
+
+
+def test_one_hot_moment_normal_operator_is_diagonal():
+    lay = ResidualLayout((2, 3, 3), all_k_way(3, 2))
+    M = OneHotMoment(lay)
+    r = lay.center(np.random.default_rng(1).standard_normal(lay.res_size))
+    r[lay.res_pos[()]] = 0.0
+    Y = np.random.default_rng(2).standard_normal((M.order, M.order))
+    assert np.isclose(np.sum(M.forward(r) * Y), r @ M.adjoint(Y))
+    assert np.allclose(M.adjoint(M.forward(r)), M.normal_diag * r)
+    ds = _data((2, 3, 3), 40)
+    rt = lay.residuals_of_tables([ds.marginal(w) for w in lay.workload])
+    assert np.linalg.eigvalsh(M.forward(rt)).min() > -1e-9                  # true moments are PSD
+
+
+# ---------------------------------------------------------------- sensitivity (brute force)
+
+
+def _whitened(lay: ResidualLayout, s: np.ndarray, x: tuple[int, ...], with_total: bool) -> np.ndarray:
+    ds = Dataset(np.array([x]), Domain.from_sizes(lay.sizes))
+    r = lay.residuals_of_tables([ds.marginal(w) for w in lay.workload]) / lay.expand(s)
+    if not with_total:
+        r[lay.res_pos[()]] = 0.0
+    return r
+
+
+@pytest.mark.parametrize("sizes, workload", [
+    ((2, 2, 2, 2), None),                 # binary, all 2-way
+    ((2, 3, 3, 4), None),                 # categorical, symmetric classes
+    ((3, 2, 4), [(0, 1), (1, 2)]),        # non-symmetric workload: all 2^n patterns
+])
+@pytest.mark.parametrize("allocation", mp.ALLOCATIONS)
+def test_sensitivity_equals_brute_force_over_all_record_pairs(sizes, workload, allocation):
+    wl = all_k_way(len(sizes), 2) if workload is None else workload
+    lay = ResidualLayout(sizes, wl)
+    s = mp.allocation_shape(lay, allocation, m=100, epsilon=0.5)
+    recs = list(itertools.product(*[range(n) for n in sizes]))
+    phi = np.array([_whitened(lay, s, x, False) for x in recs])
+    G = phi @ phi.T
+    sq = np.diag(G)
+    brute_ro = np.sqrt(np.max(sq[:, None] + sq[None, :] - 2 * G))
+    got = mp.residual_sensitivity(lay, s, Adjacency.REPLACE_ONE)
+    assert got["exact"] and np.isclose(got["sensitivity"], brute_ro, rtol=1e-10)
+    phi_t = np.array([_whitened(lay, s, x, True) for x in recs])
+    brute_ar = np.sqrt(np.max(np.sum(phi_t ** 2, axis=1)))
+    assert np.isclose(mp.residual_sensitivity(lay, s, Adjacency.ADD_REMOVE)["sensitivity"], brute_ar)
+
+
+def test_equal_tables_allocation_matches_classical_table_sensitivity():
+    """Equal-noise tables = the residual allocation s_A^2 = 1/d_A with the same calibration (sqrt(2 #tables))."""
+    n, k = 6, 3
+    lay = ResidualLayout((2,) * n, all_k_way(n, k))
+    s = mp.allocation_shape(lay, "equal-tables", m=10, epsilon=1.0)
+    d = lay.normal_diag_sets
+    nz = np.arange(1, len(d))
+    scale = s[nz] ** 2 * d[nz]
+    assert np.allclose(scale, scale[0])                 # s_A^2 proportional to 1/d_A
+    sens = mp.residual_sensitivity(lay, s, Adjacency.REPLACE_ONE)["sensitivity"]
+    # in table units (s_A^2 = 1/d_A exactly) the sensitivity is sqrt(2 * #tables)
+    assert np.isclose(sens * np.sqrt(scale[0]), np.sqrt(2 * len(lay.workload)))
+
+
+def test_same_public_parameters_give_identical_noise_scales():
+    a = _data((2, 3, 5, 4), 300, seed=1)
+    b = _data((2, 3, 5, 4), 300, seed=2)
+    assert not np.array_equal(a.records, b.records)
+    for alloc in mp.ALLOCATIONS:
+        ra = sp.release_marginals(a, 3, epsilon=0.7, delta=1e-6, allocation=alloc, reconstruction="blue", rng=0)
+        rb = sp.release_marginals(b, 3, epsilon=0.7, delta=1e-6, allocation=alloc, reconstruction="blue", rng=5)
+        assert ra.info["noise_scales"] == rb.info["noise_scales"]
+        assert ra.spec == rb.spec
+
+
+# ---------------------------------------------------------------- reconstructions
+
+
+@pytest.mark.parametrize("reconstruction", sorted(mp.RECONSTRUCTIONS))
+@pytest.mark.parametrize("sizes", [(2, 2, 2, 2), (2, 3, 4, 3)])
+def test_noise_off_returns_true_marginals(reconstruction, sizes):
+    ds = _data(sizes, 200)
+    with noise_disabled():
+        rel = sp.release_marginals(ds, 3, epsilon=1.0, delta=1e-6, reconstruction=reconstruction, rng=0)
+    assert rel.info.get("noise_disabled") is True
+    for w in itertools.combinations(range(len(sizes)), 3):
+        assert np.allclose(rel.table(w), ds.marginal(w), atol=1e-2)      # solver tolerance, count units
+    assert np.allclose(rel.table((2, 0)), ds.marginal((2, 0)), atol=1e-2)
+
+
+def _measurement(ds, k, eps, alloc="rp", seed=0, workload=None):
+    wl = all_k_way(ds.n, k) if workload is None else workload
+    lay = ResidualLayout(ds.domain.sizes, wl)
+    sig, spec, _ = mp.noise_scales(lay, alloc, _spec_args(eps), ds.m)
+    return mp.measure(ds, lay, sig, spec, alloc, np.random.default_rng(seed))
+
+
+def _dense_query(lay: ResidualLayout, sizes) -> np.ndarray:
+    """Explicit matrix of the (centered) residual queries over the full domain (small domains only)."""
+    recs = list(itertools.product(*[range(n) for n in sizes]))
+    cols = []
+    for x in recs:
+        ds = Dataset(np.array([x]), Domain.from_sizes(sizes))
+        cols.append(lay.residuals_of_tables([ds.marginal(w) for w in lay.workload]))
+    return np.array(cols).T, recs
+
+
+def test_blue_equals_generic_weighted_least_squares():
+    sizes = (2, 3, 3)
+    ds = _data(sizes, 60)
+    meas = _measurement(ds, 2, 0.3)
+    lay = meas.layout
+    R, recs = _dense_query(lay, sizes)
+    w = lay.expand(meas.weights)
+    e = lay.res_pos[()]
+    w[e] = 1e8                                       # the public total, as a (near) hard constraint
+    sw = np.sqrt(w)
+    x, *_ = np.linalg.lstsq(R * sw[:, None], meas.residuals * sw, rcond=None)
+    r_blue, _ = mp.RECONSTRUCTIONS["blue"](meas, {})
+    for wset in lay.workload:
+        full = np.zeros(sizes)
+        for xi, rec in zip(x, recs, strict=True):
+            full[rec] += xi
+        other = tuple(a for a in range(3) if a not in wset)
+        assert np.allclose(full.sum(axis=other), lay.marginal(r_blue, wset), atol=1e-5)
+
+
+@pytest.mark.parametrize("psd", [False, True])
+def test_lnn_projection_equals_cvxpy(psd):
+    cp = pytest.importorskip("cvxpy")
+    sizes = (2, 3, 3)
+    ds = _data(sizes, 30)
+    meas = _measurement(ds, 2, 0.2, seed=3)
+    lay = meas.layout
+    e = lay.res_pos[()]
+    Bm = np.array([lay.forward(np.eye(lay.res_size)[i]) for i in range(lay.res_size)]).T
+    Cm = np.eye(lay.res_size) - np.array([lay.center(np.eye(lay.res_size)[i].copy())
+                                          for i in range(lay.res_size)]).T
+    w = lay.expand(meas.weights)
+    r = cp.Variable(lay.res_size)
+    cons = [Bm @ r >= 0, r[e] == ds.m, Cm @ r == 0]
+    if psd:
+        M = OneHotMoment(lay)
+        Mm = np.array([M.forward(np.eye(lay.res_size)[i]).ravel() for i in range(lay.res_size)]).T
+        X = cp.reshape(Mm @ r, (M.order, M.order), order="C")
+        cons.append(0.5 * (X + X.T) >> 0)
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(w, cp.square(r - meas.residuals)))), cons)
+    prob.solve(solver="CLARABEL", tol_gap_abs=1e-8, tol_gap_rel=1e-8, tol_feas=1e-8)
+    ref = Bm @ r.value
+    proj = MarginalProjector(lay, meas.weights, psd=psd, tol=1e-9, max_iter=20000)
+    got, info = proj.solve(meas.residuals, on_fail="raise")
+    scale = np.abs(ref).max()
+    assert np.max(np.abs(lay.forward(got) - ref)) <= 2e-4 * scale
+    assert info["converged"] and lay.forward(got).min() >= 0
+    assert np.max(np.abs(lay.forward(meas.residuals) - ref)) > 1e-2 * scale   # constraints were active
+
+
+@pytest.mark.parametrize("reconstruction", ["lnn", "auto"])
+@pytest.mark.parametrize("sizes", [(2, 3, 4, 5), (2, 2, 2, 2)])
+def test_released_tables_nonnegative_consistent_sum_to_m(reconstruction, sizes):
+    ds = _data(sizes, 120)
+    rel = sp.release_marginals(ds, 3, epsilon=0.2, delta=1e-6, reconstruction=reconstruction, rng=4)
+    for w in rel.workload:
+        t = rel.table(w)
+        assert t.min() >= 0 and np.isclose(t.sum(), ds.m)
+    t = rel.table((0, 1, 2))
+    assert np.allclose(t.sum(axis=2), rel.table((0, 1)))
+    assert np.allclose(rel.table((0, 1, 3)).sum(axis=2), rel.table((0, 1)))
+
+
+# ---------------------------------------------------------------- API
+
+
+def test_api_names_axes_binary_query_and_info():
+    ds = sp.load_dataset("titanic", columns=["Survived", "Pclass", "Sex", "Embarked"])
+    rel = sp.release_marginals(ds, k=3, epsilon=1.0, delta=1e-9, rng=0)
+    t = rel.table(["Sex", "Survived"])
+    assert t.shape == (2, 3)
+    assert np.allclose(t, rel.table((0, 2)).T)
+    assert rel.info["adjacency"] == "replace-one" and rel.spec.adjacency is Adjacency.REPLACE_ONE
+    closure = ResidualLayout(ds.domain.sizes, all_k_way(4, 3)).residual_sets
+    assert set(rel.info["noise_scales"]) == {A for A in closure if A}
+    D = np.random.default_rng(0).integers(0, 2, size=(100, 4))
+    with noise_disabled():
+        rb = sp.release_marginals(D, 2, epsilon=1.0, delta=1e-6, rng=0)
+    assert np.isclose(rb.query([0, 1]), np.sum(D[:, 0] * D[:, 1]))
+    rc = sp.release_marginals(np.array([[0, 2], [1, 1]]), 2, epsilon=1, delta=1e-6, domain={"a": 2, "b": 3},
+                              rng=0, adjacency="add-remove")
+    assert rc.info["adjacency"] == "add-remove" and () in rc.info["noise_scales"]
+    with pytest.raises(InvalidParameterError, match="query"):
+        rc.query([0])
+
+
+def test_bad_workload_and_memory_refusal(monkeypatch):
+    ds = _data((2, 3, 4), 20)
+    with pytest.raises(InvalidParameterError, match="unknown attribute"):
+        sp.release_marginals(ds, 2, epsilon=1, delta=1e-6, workload=[("x0", "nope")])
+    with pytest.raises(InvalidParameterError, match="allocation"):
+        sp.release_marginals(ds, 2, epsilon=1, delta=1e-6, allocation="bogus")
+    big = Dataset(np.zeros((2, 6), dtype=int), Domain.from_sizes([200] * 6))
+    monkeypatch.setitem(os.environ, "SOSPROJ_MEMORY_LIMIT", str(10**9))
+    with pytest.raises(ResourceLimitError, match="estimated"):
+        sp.release_marginals(big, 3, epsilon=1, delta=1e-6)
+    wide = Dataset(np.zeros((2, 3000), dtype=int), Domain.from_sizes([2] * 3000))
+    with pytest.raises(ResourceLimitError, match="4,495,501,000 3-way tables"):
+        sp.release_marginals(wide, 3, epsilon=1, delta=1e-6)        # refused before enumerating the sets
+
+
+def test_accountant_is_charged_with_the_release_sensitivity():
+    ds = _data((2, 3, 3), 50)
+    acc = sp.PrivacyAccountant(1.0, 1e-5)
+    rel = sp.release_marginals(ds, 2, epsilon=0.9, delta=1e-6, rng=0, accountant=acc)
+    assert rel.spec.epsilon == 0.9
+    with pytest.raises(sp.errors.PrivacyBudgetError):
+        sp.release_marginals(ds, 2, epsilon=0.9, delta=1e-6, rng=0, accountant=acc)
+
+
+# ---------------------------------------------------------------- empirical audit
+
+
+@pytest.mark.parametrize("eps,delta", [(0.5, 1e-5), (1.0, 1e-6), (2.0, 1e-6)])
+def test_audit_passes_default_allocation_and_catches_half_sigma(eps, delta):
+    """The measurement of the default allocation (whitened residuals) on a worst-case replace-one pair."""
+    from sosproj.audit import GaussianMeasurement, audit_mechanism, under_noised
+
+    sizes = (2, 3, 3)
+    base = _data(sizes, 30, seed=7)
+    lay = ResidualLayout(sizes, all_k_way(3, 2))
+    s = lay.expand(mp.allocation_shape(lay, "auto", m=30, epsilon=eps))
+    recs = list(itertools.product(*[range(n) for n in sizes]))
+    phi = {x: _whitened(lay, mp.allocation_shape(lay, "auto", m=30, epsilon=eps), x, False) for x in recs}
+    x, y = max(itertools.combinations(recs, 2), key=lambda p: np.linalg.norm(phi[p[0]] - phi[p[1]]))
+    D = base.records.copy()
+    D[0] = x
+    D2 = D.copy()
+    D2[0] = y
+
+    def make():
+        def rel(data, rng):
+            return sp.release_marginals(data, 2, epsilon=eps, delta=delta, domain=list(sizes),
+                                        reconstruction="blue", rng=rng)
+        return GaussianMeasurement(rel, value=lambda r: r.residuals / s, noise_scale=lambda r: r.sigma,
+                                   verify_trials=60)
+
+    mech = make()
+    rel = mech.release(D, 0)
+    assert np.linalg.norm(mech.exact(D2) - mech.exact(D)) == pytest.approx(rel.sensitivity, rel=1e-9)
+    good = audit_mechanism(mech, D, D2, epsilon=eps, delta=delta, trials=200_000, rng=1)
+    assert good.passed and good.verification["passed"]
+    with under_noised(0.5):
+        bad = audit_mechanism(make(), D, D2, epsilon=eps, delta=delta, trials=200_000, rng=2)
+    assert not bad.passed
+
+
+def test_one_hot_system_relaxation_size_and_points():
+    """The categorical system: records are its points; degree-2 free moments = 1 + sum(n-1) + pairs."""
+    from sosproj.poly import MomentRelaxation, one_hot
+
+    S = one_hot([2, 3])
+    assert S.contains([[0, 1, 0, 0, 1]]).all() and not S.contains([[1, 1, 0, 0, 1]]).any()
+    R = MomentRelaxation(S, 2)
+    assert R.n_moments == 1 + (1 + 2) + 1 * 2
