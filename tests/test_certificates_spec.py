@@ -68,10 +68,13 @@ def test_same_seed_gives_the_same_report_and_checks_are_independent(tiny_run, tm
     assert a.results[0].measured["constant"] == b.results[1].measured["constant"]
 
 
-def test_default_out_dir_is_next_to_the_spec(tiny_spec):
+def test_default_out_dir_is_a_new_folder_not_next_to_the_spec(tiny_spec, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     report = run_spec(tiny_spec, quick=True, progress=False, only=["stability"])
-    assert Path(report.out_dir) == tiny_spec.parent / "reports" / "tiny"
-    assert (tiny_spec.parent / "reports" / "tiny" / "report.json").exists()
+    out = Path(report.out_dir)
+    assert out.parent == tmp_path / "sosproj-certify" and out.name.startswith("tiny-")
+    assert (out / "report.json").exists()
+    assert not (tiny_spec.parent / "reports").exists()
 
 
 def test_spec_validation_errors(tmp_path):

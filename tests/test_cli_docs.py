@@ -84,3 +84,107 @@ def test_cli_page_documents_every_verb_and_exit_code():
 @pytest.mark.parametrize("line", ["--quiet", "--json"])
 def test_cli_page_documents_the_global_options(line):
     assert line in (DOCS / "cli.md").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ commands run verbatim
+
+def _shell_commands(path: Path) -> list[str]:
+    """The ``sosproj release`` / ``sosproj info`` lines of a page's bash blocks (comments stripped)."""
+    out = []
+    for block in _blocks(path, "bash"):
+        for line in block.splitlines():
+            line = line.strip()
+            if line.startswith(("sosproj release", "sosproj info")):
+                out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_shell_commands_of_the_first_pages_run_verbatim(page, tmp_path, monkeypatch):
+    import shlex
+
+    import numpy as np
+
+    from sosproj.cli.main import main
+
+    commands = _shell_commands(ROOT / page)
+    assert any("release cosine" in c for c in commands) and any("release marginals" in c for c in commands)
+    rng = np.random.default_rng(0)
+    monkeypatch.chdir(tmp_path)
+    np.save(tmp_path / "vectors.npy", rng.standard_normal((30, 5)))
+    D = (rng.random((300, 6)) < 0.4).astype(int)
+    np.savetxt(tmp_path / "records.csv", D, fmt="%d", delimiter=",", header="a,b,c,d,e,f", comments="")
+    for command in commands:
+        argv = shlex.split(command, comments=True)
+        assert argv[0] == "sosproj"
+        assert main([*argv[1:], "--quiet"] + (["--no-mosek-check"] if argv[1] == "info" else [])) == 0, command
+
+
+def test_getting_started_describes_the_info_keys_of_a_release():
+    namespace: dict = {}
+    for code in _blocks(DOCS / "getting-started.md", "python"):
+        exec(compile(code, "getting-started.md", "exec"), namespace)
+    text = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    stated = re.search(r"rel\.info\s+# keys: ([\w, ]+) \(a dict: ([\w, ]+), \.\.\.\)", text)
+    assert stated, "getting-started must state the keys of rel.info"
+    info = namespace["rel"].info
+    assert sorted(k.strip() for k in stated.group(1).split(",")) == sorted(info)
+    assert all(k.strip() in info["projection"] for k in stated.group(2).split(","))
+    assert "from sosproj.poly import" in text and "unit_ball" in text
+
+
+# ------------------------------------------------------------------ demo numbers in the docs
+
+DEMO_REPORT = ROOT / "benchmarks" / "results_demo_report" / "report.json"
+
+
+def _demo_result() -> dict:
+    import json
+
+    return json.loads(DEMO_REPORT.read_text(encoding="utf-8"))
+
+
+def test_demo_output_quoted_in_the_docs_is_the_recorded_demo_output():
+    from sosproj.cli import demo
+
+    res = _demo_result()
+    cli = (DOCS / "cli.md").read_text(encoding="utf-8")
+    assert demo.render_text(res) in cli, "docs/cli.md must quote the recorded demo output verbatim"
+    lines = demo.headline(res)
+    assert len(lines) == 3
+    gs = (DOCS / "getting-started.md").read_text(encoding="utf-8")
+    for phrase in re.findall(r"\d+(?:\.\d+)?-fold", " ".join(lines)):
+        assert phrase in gs, f"getting-started.md must quote {phrase} from the demo"
+    # the recorded report is the full demo, with the configuration of the code
+    assert res["quick"] is False and res["cosine"]["n"] == demo.FULL.cosine_n
+    assert res["cosine"]["draws"] == demo.FULL.draws and res["marginals"]["n"] == demo.FULL.marginal_n
+    assert [r["method"] for r in res["cosine"]["rows"]] == list(demo.FULL.cosine_methods)
+    assert [r["method"] for r in res["marginals"]["rows"]] == list(demo.FULL.marginal_methods)
+
+
+def test_recorded_demo_errors_are_what_the_code_computes_now():
+    """Rerun the cheap methods of the full demo (same seeds): the recorded errors must not be stale."""
+    import dataclasses
+
+    from sosproj.cli import demo
+    from sosproj.cli.output import Console
+
+    res = _demo_result()
+    cfg = dataclasses.replace(demo.FULL, cosine_methods=("gaussian", "exact"), marginal_methods=("tables",),
+                              draws=2)  # the first two of the recorded draws (same seeds)
+    quiet = Console(quiet=True)
+    now = {("cosine", r["method"]): r for r in demo.cosine_experiment(cfg, res["seed"], quiet)["rows"]}
+    now.update({("marginals", r["method"]): r
+                for r in demo.marginals_experiment(cfg, res["seed"], quiet)["rows"]})
+    recorded = {(key, r["method"]): r for key in ("cosine", "marginals") for r in res[key]["rows"]}
+    assert len(now) == 3
+    for key, row in now.items():
+        assert row["errors"] == pytest.approx(recorded[key]["errors"][:2], rel=1e-5), key
+        assert row["feasible"] == recorded[key]["feasible"], key
+
+
+def test_certify_summary_quoted_in_the_docs_is_what_the_recorded_report_prints():
+    from sosproj.certificates.spec import Report
+
+    first = Report.load(ROOT / "certificates" / "reports" / "quick" / "report.json").summary().splitlines()[0]
+    assert first in (DOCS / "cli.md").read_text(encoding="utf-8")

@@ -16,6 +16,7 @@ from sosproj.mechanisms.cosine import release_cosine_similarities
 from sosproj.mechanisms.marginals import release_marginals
 
 EPS = ["--epsilon", "1", "--delta", "1e-6"]
+COS = [*EPS, "--sensitivity", "1"]
 
 
 @pytest.fixture
@@ -41,12 +42,12 @@ def test_cosine_release_matches_the_library_and_writes_a_clean_sidecar(vectors, 
     V, path = vectors
     out = tmp_path / "out" / "cos"
     out.parent.mkdir()
-    assert _run("release", "cosine", path, *EPS, "--seed", "5", "-o", out) == 0
+    assert _run("release", "cosine", path, *COS, "--seed", "5", "-o", out) == 0
     text = capsys.readouterr()
     assert "cos.npz" in text.out and "--seed" in text.err  # seeded noise is flagged
     assert sorted(os.listdir(out.parent)) == ["cos.json", "cos.npz"]
     value = np.load(out.parent / "cos.npz")["value"]
-    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, method="exact", rng=5)
+    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, sensitivity=1.0, method="exact", rng=5)
     np.testing.assert_array_equal(value, ref.value)
     side = json.loads((out.parent / "cos.json").read_text())
     assert side["sosproj_version"] == sosproj.__version__
@@ -84,10 +85,10 @@ def test_cosine_inputs_and_methods(vectors, tmp_path, fmt, method):
         np.savetxt(tmp_path / "in.csv", V, delimiter=",")
         extra = []
     out = tmp_path / f"r_{method}"
-    assert _run("release", "cosine", tmp_path / f"in.{fmt}", *EPS, "--method", method, "--seed", "1",
+    assert _run("release", "cosine", tmp_path / f"in.{fmt}", *COS, "--method", method, "--seed", "1",
                 "-o", out, "-q", *extra) == 0
     got = np.load(f"{out}.npz")["value"]
-    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, method=method, rng=1)
+    ref = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, sensitivity=1.0, method=method, rng=1)
     np.testing.assert_allclose(got, ref.value, rtol=1e-12, atol=1e-12)  # csv: 18-digit round trip
     assert json.loads(open(f"{out}.json").read())["method"] == method
 
@@ -142,15 +143,18 @@ def test_missing_malformed_and_invalid_inputs_are_exit_code_2(vectors, tmp_path,
     (tmp_path / "bad.csv").write_text("1,2\n3,abc\n")
     (tmp_path / "nonbinary.csv").write_text("0,1\n2,1\n")
     cases = [
-        ["release", "cosine", tmp_path / "missing.npy", *EPS, "-o", tmp_path / "o"],
-        ["release", "cosine", tmp_path / "bad.csv", *EPS, "-o", tmp_path / "o"],
-        ["release", "cosine", path, "--epsilon", "0", "--delta", "1e-6", "-o", tmp_path / "o"],
-        ["release", "cosine", path, "--epsilon", "1", "--delta", "2", "-o", tmp_path / "o"],
+        ["release", "cosine", tmp_path / "missing.npy", *COS, "-o", tmp_path / "o"],
+        ["release", "cosine", tmp_path / "bad.csv", *COS, "-o", tmp_path / "o"],
+        ["release", "cosine", path, "--epsilon", "0", "--delta", "1e-6", "--sensitivity", "1", "-o",
+         tmp_path / "o"],
+        ["release", "cosine", path, "--epsilon", "1", "--delta", "2", "--sensitivity", "1", "-o",
+         tmp_path / "o"],
+        ["release", "cosine", path, *EPS, "-o", tmp_path / "o"],  # no --sensitivity
         ["release", "cosine", path, *EPS, "--sensitivity", "-1", "-o", tmp_path / "o"],
-        ["release", "cosine", path, *EPS, "--method", "nope", "-o", tmp_path / "o"],
+        ["release", "cosine", path, *COS, "--method", "nope", "-o", tmp_path / "o"],
         ["release", "marginals", tmp_path / "nonbinary.csv", *EPS, "-k", "1", "-o", tmp_path / "o"],
         ["release", "marginals", path, *EPS, "-k", "0", "-o", tmp_path / "o"],
-        ["release", "cosine", path, *EPS],  # no -o
+        ["release", "cosine", path, *COS],  # no -o
     ]
     for argv in cases:
         assert _run(*argv) == 2, argv
@@ -164,19 +168,19 @@ def test_unwritable_and_existing_outputs_are_refused_before_any_work(vectors, tm
     monkeypatch.setattr("sosproj.mechanisms.cosine.release_cosine_similarities",
                         lambda *a, **k: calls.append(1))
     (tmp_path / "afile").write_text("x")
-    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "nodir" / "o") == 2
-    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "afile" / "o") == 2
+    assert _run("release", "cosine", path, *COS, "-o", tmp_path / "nodir" / "o") == 2
+    assert _run("release", "cosine", path, *COS, "-o", tmp_path / "afile" / "o") == 2
     (tmp_path / "taken.json").write_text("{}")
-    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "taken") == 2
+    assert _run("release", "cosine", path, *COS, "-o", tmp_path / "taken") == 2
     assert calls == []
 
 
 def test_force_overwrites(vectors, tmp_path):
     _, path = vectors
     out = tmp_path / "o"
-    assert _run("release", "cosine", path, *EPS, "--seed", "1", "-o", out, "-q") == 0
-    assert _run("release", "cosine", path, *EPS, "--seed", "1", "-o", out, "-q") == 2
-    assert _run("release", "cosine", path, *EPS, "--seed", "2", "-o", out, "-q", "--force") == 0
+    assert _run("release", "cosine", path, *COS, "--seed", "1", "-o", out, "-q") == 0
+    assert _run("release", "cosine", path, *COS, "--seed", "1", "-o", out, "-q") == 2
+    assert _run("release", "cosine", path, *COS, "--seed", "2", "-o", out, "-q", "--force") == 0
     assert json.loads(open(f"{out}.json").read())["seeded_noise"] is True
 
 
@@ -193,7 +197,7 @@ def test_interrupted_write_leaves_no_partial_output(vectors, tmp_path, monkeypat
     monkeypatch.setattr(np, "savez_compressed", dying_savez)
     out = tmp_path / "sub"
     out.mkdir()
-    assert _run("release", "cosine", path, *EPS, "--seed", "1", "-o", out / "r") == code
+    assert _run("release", "cosine", path, *COS, "--seed", "1", "-o", out / "r") == code
     assert os.listdir(out) == []  # neither the .npz, nor the sidecar, nor a temporary file
 
 
@@ -211,7 +215,7 @@ def test_interrupt_between_the_two_renames_removes_the_release(vectors, tmp_path
             raise KeyboardInterrupt  # killed right after the first rename
 
     monkeypatch.setattr("sosproj.cli.io.os.replace", replace_then_die)
-    assert _run("release", "cosine", path, *EPS, "--seed", "1", "-o", out / "r") == 130
+    assert _run("release", "cosine", path, *COS, "--seed", "1", "-o", out / "r") == 130
     assert seen and os.listdir(out) == []
 
 
@@ -222,7 +226,7 @@ def test_solver_failure_is_exit_code_3(vectors, tmp_path, monkeypatch, capsys):
         raise ProjectionError("the projection did not converge; raise max_iter", {"iterations": 10})
 
     monkeypatch.setattr("sosproj.mechanisms.cosine.release_cosine_similarities", failing)
-    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "o") == 3
+    assert _run("release", "cosine", path, *COS, "-o", tmp_path / "o") == 3
     assert "did not converge" in capsys.readouterr().err
     assert sorted(os.listdir(tmp_path)) == ["secret_vectors.npy"]
 
@@ -246,10 +250,10 @@ def test_unconverged_projection_is_flagged_or_refused(vectors, tmp_path, monkeyp
         return type(rel)(**{**rel.__dict__, "info": info})
 
     monkeypatch.setattr("sosproj.mechanisms.cosine.release_cosine_similarities", unconverged)
-    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "strict", "--require-convergence") == 3
+    assert _run("release", "cosine", path, *COS, "-o", tmp_path / "strict", "--require-convergence") == 3
     assert not any(p.name.startswith("strict") for p in tmp_path.iterdir())
     capsys.readouterr()
-    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "lax") == 0
+    assert _run("release", "cosine", path, *COS, "-o", tmp_path / "lax") == 0
     assert "did not reach its tolerance" in capsys.readouterr().err
     side = json.loads((tmp_path / "lax.json").read_text())
     assert side["diagnostics"]["projection"]["converged"] is False
@@ -274,3 +278,63 @@ def test_marginals_default_method_is_resolved_in_the_sidecar(records, tmp_path):
                 "-o", tmp_path / "b", "-q") == 0
     side = json.loads((tmp_path / "b.json").read_text())
     assert side["method"] == "cube" and side["public_parameters"]["sparsity"] == 5
+
+
+@pytest.mark.parametrize("method", ["auto", "tables", "cube", "sos"])
+def test_size_refusal_happens_before_the_input_is_read(tmp_path, monkeypatch, capsys, method):
+    """50 x 400 binary records, k = 3: refused from the file header's sizes, the records never read."""
+    import sosproj.cli.release as crel
+
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(4 * 2**30))
+    path = tmp_path / "wide.npy"
+    np.save(path, (np.random.default_rng(0).random((50, 400)) < 0.3).astype(np.uint8))
+
+    def no_read(*a, **k):
+        raise AssertionError("the records were read before the size refusal")
+
+    monkeypatch.setattr(crel, "read_array", no_read)
+    code = main(["release", "marginals", str(path), "-k", "3", "--method", method, "--epsilon", "1",
+                 "--delta", "1e-6", "-o", str(tmp_path / "out")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "needs an estimated" in err and "SOSPROJ_MEMORY_LIMIT" in err and "n=400" in err
+    assert not list(tmp_path.glob("out*"))
+
+
+@pytest.mark.parametrize("method", ["tables", "cube", "symmetrize"])
+def test_api_size_refusal_happens_before_any_data_pass(monkeypatch, method):
+    import sosproj.mechanisms.marginal_tables as mt
+    import sosproj.mechanisms.marginals as mg
+    from sosproj.errors import ResourceLimitError
+
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(2**20))  # 1 MiB: the 400^3 tensor cannot fit either
+
+    def no_pass(*a, **k):
+        raise AssertionError("the data were touched before the size refusal")
+
+    monkeypatch.setattr(mt, "check_binary_matrix", no_pass)
+    monkeypatch.setattr(mg, "enforce_sparsity", no_pass)
+    D = np.zeros((50, 400), dtype=np.uint8)
+    with pytest.raises(ResourceLimitError, match="n=400"):
+        mg.release_marginals(D, 3, epsilon=1.0, delta=1e-6, method=method, rng=0)
+    with pytest.raises(ResourceLimitError):
+        mt.release_tables(D, 3, epsilon=1.0, delta=1e-6, rng=0)
+
+
+def test_cli_release_of_a_small_npy_still_works_with_the_size_check(tmp_path):
+    path = tmp_path / "small.npy"
+    np.save(path, (np.random.default_rng(1).random((40, 4)) < 0.5).astype(np.uint8))
+    assert main(["release", "marginals", str(path), "-k", "2", "--method", "symmetrize", "--epsilon", "1",
+                 "--delta", "1e-6", "-o", str(tmp_path / "m"), "-q"]) == 0
+
+
+def test_cli_cosine_sensitivity_is_required_before_the_input_is_read(vectors, tmp_path, monkeypatch, capsys):
+    _, path = vectors
+
+    def no_read(*a, **k):
+        raise AssertionError("the input was read before the missing sensitivity was refused")
+
+    monkeypatch.setattr(crel, "read_array", no_read)
+    assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "o") == 2
+    err = capsys.readouterr().err
+    assert "--sensitivity is required" in err and "2*sqrt(2*(n-1))" in err and "docs/cosine.md" in err

@@ -17,7 +17,7 @@ from sosproj.sets import Box, Intersection, PSDFrobeniusBall
 from sosproj.sets.bounded_diagonal_psd import BoundedDiagonalPSD
 from sosproj.testing import noise_disabled
 
-P = {"epsilon": 1.0, "delta": 1e-6}
+P = {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 1.0}
 
 
 def _vectors(n: int = 30, m: int = 6, seed: int = 0) -> np.ndarray:
@@ -50,8 +50,8 @@ def test_all_methods_share_one_noise_draw() -> None:
 
 def test_exact_equals_perturb_and_project() -> None:
     V = _vectors(20, 4, seed=3)
-    rel = release_cosine_similarities(V, **P, sensitivity=0.5, rng=5)
-    ref = perturb_and_project(_cos(V), BoundedDiagonalPSD(), **P, sensitivity=0.5, rng=5)
+    rel = release_cosine_similarities(V, **{**P, "sensitivity": 0.5}, rng=5)
+    ref = perturb_and_project(_cos(V), BoundedDiagonalPSD(), **{**P, "sensitivity": 0.5}, rng=5)
     np.testing.assert_allclose(rel.value, ref.value, atol=1e-9)
     assert rel.sigma == ref.sigma == gaussian_sigma(1.0, 1e-6, 0.5)
 
@@ -147,9 +147,22 @@ def test_zero_row_message_has_no_data() -> None:
     {"method": "gaussian", "project_options": {"tol": 1e-3}},
 ])
 def test_bad_parameters(kw: dict) -> None:
-    args = {"epsilon": 1.0, "delta": 1e-6, "rng": 0, **kw}
+    args = {"epsilon": 1.0, "delta": 1e-6, "sensitivity": 1.0, "rng": 0, **kw}
     with pytest.raises(InvalidParameterError):
         release_cosine_similarities(_vectors(5, 2), **args)
+
+
+def test_sensitivity_is_required_and_the_error_explains_how_to_choose_it(monkeypatch) -> None:
+    import sosproj.mechanisms.cosine as cosine
+
+    def no_noise(*a, **k):
+        raise AssertionError("no noise may be drawn before the sensitivity is known")
+
+    monkeypatch.setattr(cosine, "gaussian_noise", no_noise)
+    with pytest.raises(InvalidParameterError) as info:
+        release_cosine_similarities(_vectors(5, 2), epsilon=1.0, delta=1e-6, rng=0)
+    msg = str(info.value)
+    assert "sensitivity is required" in msg and "2*sqrt(2*(n-1)) = 5.657" in msg and "docs/cosine.md" in msg
 
 
 def test_alternating_steps_and_output() -> None:

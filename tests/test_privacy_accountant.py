@@ -254,7 +254,7 @@ def _mechanism_calls() -> dict[str, object]:
         "perturb_and_project": lambda acc, rng: perturb_and_project(
             np.zeros(3), Box(-1, 1), epsilon=0.9, delta=1e-7, sensitivity=1.0, rng=rng, accountant=acc),
         "cosine": lambda acc, rng: release_cosine_similarities(
-            V, epsilon=0.9, delta=1e-7, method="gaussian", rng=rng, accountant=acc),
+            V, epsilon=0.9, delta=1e-7, sensitivity=1.0, method="gaussian", rng=rng, accountant=acc),
         "marginals": lambda acc, rng: release_marginals(
             D, 2, epsilon=0.9, delta=1e-7, method="symmetrize", rng=rng, accountant=acc),
         "marginals_tables": lambda acc, rng: release_marginals(

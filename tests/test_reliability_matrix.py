@@ -266,7 +266,7 @@ row("mechanisms.perturb_and_project",
     oversize=NA("memory proportional to the input already held; the set's projection checks its own"))
 
 _V = np.random.default_rng(0).standard_normal((6, 3))
-_cs = _p(release_cosine_similarities, _V, **PRIV, method="gaussian", rng=0)
+_cs = _p(release_cosine_similarities, _V, **PRIV, sensitivity=1.0, method="gaussian", rng=0)
 row("mechanisms.release_cosine_similarities",
     nan=Cell(_cs(nanify(_V)), E_IN), inf=Cell(_cs(nanify(_V, INF)), E_IN),
     shape=Cell(_cs(np.ones(3)), E_IN, "a 1-D array"), dtype=Cell(_cs(np.array([["a", "b"]])), E_TY),

@@ -151,7 +151,8 @@ def test_release_carries_a_frozen_spec() -> None:
         rel.spec = PrivacySpec.create(epsilon=9, delta=1e-6, sensitivity=1)  # type: ignore[misc]
     with pytest.raises(AttributeError):
         rel.epsilon = 9.0  # type: ignore[misc]
-    cos = release_cosine_similarities(np.eye(3), epsilon=1.0, delta=1e-6, method="gaussian", rng=0)
+    cos = release_cosine_similarities(np.eye(3), epsilon=1.0, delta=1e-6, sensitivity=1.0, method="gaussian",
+                                      rng=0)
     assert cos.spec.adjacency is Adjacency.REPLACE_ONE and cos.privacy["adjacency"] == "replace-one"
 
 
@@ -203,7 +204,7 @@ def _calls() -> dict[str, object]:
         "perturb_and_project": lambda acc, rng: perturb_and_project(
             np.zeros(3), Box(-1, 1), epsilon=0.5, delta=1e-7, sensitivity=1.0, rng=rng, accountant=acc),
         "cosine": lambda acc, rng: release_cosine_similarities(
-            V, epsilon=0.5, delta=1e-7, method="exact", rng=rng, accountant=acc),
+            V, epsilon=0.5, delta=1e-7, sensitivity=1.0, method="exact", rng=rng, accountant=acc),
         "marginals": lambda acc, rng: release_marginals(
             D, 2, epsilon=0.5, delta=1e-7, method="symmetrize", rng=rng, accountant=acc),
         "marginals_tables": lambda acc, rng: release_marginals(
@@ -250,7 +251,8 @@ def test_noise_disabled_lives_in_testing_and_marks_releases() -> None:
     assert "noise_disabled" not in plain.info
     with noise_disabled():
         rel = perturb_and_project(np.zeros(2), Box(-1, 1), epsilon=1.0, delta=1e-6, sensitivity=1.0, rng=0)
-        cos = release_cosine_similarities(np.eye(3), epsilon=1.0, delta=1e-6, method="gaussian", rng=0)
+        cos = release_cosine_similarities(np.eye(3), epsilon=1.0, delta=1e-6, sensitivity=1.0,
+                                          method="gaussian", rng=0)
     assert rel.info["noise_disabled"] is True and np.array_equal(rel.value, np.zeros(2))
     assert cos.info["noise_disabled"] is True and np.allclose(cos.value, np.eye(3))
 

@@ -16,7 +16,8 @@ def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the suite, print the summary; return the exit status."""
     ap = argparse.ArgumentParser(prog="python -m sosproj.certificates", description=__doc__)
     ap.add_argument("spec", help="path of a TOML suite, e.g. certificates/quick.toml")
-    ap.add_argument("--out", default=None, help="output folder (default <spec folder>/reports/<suite>)")
+    ap.add_argument("--out", default=None,
+                    help="output folder (default: a new folder ./sosproj-certify/<suite>-<UTC time>)")
     mode = ap.add_mutually_exclusive_group()
     mode.add_argument("--quick", dest="quick", action="store_true", default=None,
                       help="use the checks' quick sizes")
@@ -25,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-progress", action="store_true", help="never show progress bars")
     args = ap.parse_args(argv)
     report = run_spec(args.spec, out_dir=args.out, quick=args.quick,
-                      progress=False if args.no_progress else None, only=args.only)
+                      progress=False if args.no_progress else None, only=args.only,
+                      on_line=lambda line: print(line, file=sys.stderr, flush=True))
     print(report.summary())
     print(f"report written to {report.out_dir}")
     return 0 if report.ok else 1

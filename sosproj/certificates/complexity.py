@@ -53,6 +53,7 @@ from sosproj.errors import (
     SolverNotAvailableError,
 )
 from sosproj.rng import RngLike, as_generator
+from sosproj.threads import with_thread_policy
 from sosproj.validation import check_int
 
 
@@ -245,6 +246,7 @@ def _run_dask(scheduler: Any, S: Any, shape: tuple[int, ...], chunks: list[list[
 # --------------------------------------------------------------------------- public
 
 
+@with_thread_policy
 def gaussian_complexity(S: Any, shape: Sequence[int] | int | None = None, trials: int = 200,
                         rng: RngLike = None, n_jobs: int | None = 1, confidence: float = 0.95,
                         scheduler: Any = None, progress: bool | None = None, *,

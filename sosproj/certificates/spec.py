@@ -13,8 +13,14 @@ A spec names the checks of the registry to run and their parameters::
     params = { trials = 60 }       # overrides over the defaults (and quick sizes)
 
 :func:`run_spec` runs them in order and returns a :class:`Report`, written to
-``out_dir`` (default: ``<spec folder>/reports/<suite name>``) as ``report.json`` and
-one ``<check>.png`` per check (measured against theoretical curves, log-log).
+``out_dir`` as ``report.json`` and one ``<check>.png`` per check (measured against
+theoretical curves, log-log). The default ``out_dir`` is a new folder,
+``./sosproj-certify/<suite name>-<UTC time>`` (:func:`default_out_dir`): a run never
+writes into the recorded reports of the repository (``certificates/reports/``) unless
+told to. With ``on_line``, the run reports its progress as plain lines
+(:class:`~sosproj.certificates.progress.SuiteProgress`: start and end of each check,
+elapsed time, an estimate of the time left from a recorded report, and a line at least
+every 30 s). :func:`compare_reports` sets a run against a recorded report.
 Each check's random stream depends only on the suite seed and the check's name, so
 adding or reordering checks does not change the others' numbers.
 
@@ -40,23 +46,29 @@ from __future__ import annotations
 
 import datetime as _dt
 import json
+import math
 import os
 import platform
 import sys
 import time
 import zlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from sosproj.certificates.progress import progress_bar
+from sosproj.certificates.progress import SuiteProgress, progress_bar
 from sosproj.certificates.registry import CheckResult, Curve, get_check, jsonable
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
+from sosproj.threads import with_thread_policy
 
 _SUITE_KEYS = {"name", "description", "seed", "quick"}
+#: the verdicts every summary counts (a check may also be skipped: "skip")
+COUNTED_VERDICTS = ("pass", "fail", "inconclusive", "error")
+#: folder, under the working directory, of the default report folders
+DEFAULT_REPORTS_DIR = "sosproj-certify"
 _CHECK_KEYS = {"name", "params", "enabled"}
 
 
@@ -187,9 +199,26 @@ class Report:
         """No check failed or raised."""
         return all(r.ok for r in self.results)
 
+    @property
+    def verdict(self) -> str:
+        """``"PASS"`` when every check passed, ``"FAIL"`` when one failed or raised, else ``"INCONCLUSIVE"``.
+
+        >>> Report("s", "", True, 0, (), "", 0.0).verdict  # no check: nothing was shown
+        'INCONCLUSIVE'
+        """
+        if not self.ok:
+            return "FAIL"
+        if self.results and all(r.verdict == "pass" for r in self.results):
+            return "PASS"
+        return "INCONCLUSIVE"
+
     def counts(self) -> dict[str, int]:
-        """Number of checks per verdict."""
-        out: dict[str, int] = {}
+        """Number of checks per verdict: always ``pass``, ``fail``, ``inconclusive``, ``error`` (and others seen).
+
+        >>> Report("s", "", True, 0, (), "", 0.0).counts()
+        {'pass': 0, 'fail': 0, 'inconclusive': 0, 'error': 0}
+        """
+        out: dict[str, int] = {v: 0 for v in COUNTED_VERDICTS}
         for r in self.results:
             out[r.verdict] = out.get(r.verdict, 0) + 1
         return out
@@ -198,7 +227,8 @@ class Report:
         """JSON-friendly view of the whole report."""
         return {"suite": self.suite, "description": self.description, "quick": self.quick,
                 "seed": self.seed, "started": self.started, "duration": self.duration,
-                "ok": self.ok, "counts": self.counts(), "environment": jsonable(self.environment),
+                "ok": self.ok, "verdict": self.verdict, "counts": self.counts(),
+                "environment": jsonable(self.environment),
                 "files": dict(self.files), "results": [r.as_dict() for r in self.results]}
 
     def to_json(self, indent: int = 2) -> str:
@@ -206,9 +236,13 @@ class Report:
         return json.dumps(self.to_dict(), indent=indent, allow_nan=False)
 
     def summary(self) -> str:
-        """A plain-text table: check, verdict, seconds, reason."""
-        lines = [f"suite {self.suite!r} ({'quick' if self.quick else 'full'}): "
-                 + ", ".join(f"{k}={v}" for k, v in sorted(self.counts().items()))
+        """A plain-text table: overall verdict and counts, then check, verdict, seconds, reason.
+
+        >>> print(Report("s", "", True, 0, (), "", 2.0).summary())
+        suite 's' (quick): INCONCLUSIVE -- pass 0, fail 0, inconclusive 0, error 0 in 2.0 s
+        """
+        lines = [f"suite {self.suite!r} ({'quick' if self.quick else 'full'}): {self.verdict} -- "
+                 + ", ".join(f"{k} {v}" for k, v in self.counts().items())
                  + f" in {self.duration:.1f} s"]
         for r in self.results:
             lines.append(f"  {r.name:<14} {r.verdict:<12} {r.time:7.1f} s  {r.reason}")
@@ -293,6 +327,16 @@ def write_report(report: Report, out_dir: str | os.PathLike[str], plots: bool = 
     """Write ``report.json`` (and one PNG per check if ``plots``) into ``out_dir``; return the report."""
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
+    previous = out / "report.json"
+    if previous.is_file():  # a rerun into a report folder: drop the plots of the old report
+        try:
+            old = json.loads(previous.read_text(encoding="utf-8")).get("files", {})
+        except (OSError, ValueError):
+            old = {}
+        for name in old.values():
+            stale = out / str(name)
+            if stale.parent == out and stale.suffix == ".png" and stale.is_file():
+                stale.unlink()
     files = {}
     for r in report.results:
         name = f"{r.name}.png"
@@ -340,19 +384,137 @@ def _check_seed(seed: int, name: str) -> np.random.SeedSequence:
     return np.random.SeedSequence([seed, zlib.crc32(name.encode())])
 
 
+@with_thread_policy
+def default_out_dir(suite: str, root: str | os.PathLike[str] | None = None) -> Path:
+    """A new report folder ``<root>/sosproj-certify/<suite>-<UTC time>`` (root: the working directory).
+
+    The name is unique: a numbered suffix is added when the folder exists.
+
+    >>> import tempfile
+    >>> d = default_out_dir("quick", tempfile.mkdtemp())
+    >>> d.parent.name, d.name.startswith("quick-"), d.exists()
+    ('sosproj-certify', True, False)
+    """
+    base = Path(root if root is not None else os.getcwd()) / DEFAULT_REPORTS_DIR
+    stamp = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%d-%H%M%S")
+    candidate = base / f"{suite}-{stamp}"
+    i = 2
+    while candidate.exists():
+        candidate = base / f"{suite}-{stamp}-{i}"
+        i += 1
+    return candidate
+
+
+def recorded_times(report: Report | None) -> dict[str, float]:
+    """Seconds per check of a recorded report (the estimates of a new run); empty for ``None``.
+
+    >>> recorded_times(None)
+    {}
+    """
+    if report is None:
+        return {}
+    return {r.name: float(r.time) for r in report.results if r.time and r.time > 0}
+
+
+def _recorded_report(path: Path, name: str, quick: bool) -> Report | None:
+    """The report recorded next to the spec (``reports/<name>/report.json``), if it has the same sizes."""
+    candidate = path.parent / "reports" / name / "report.json"
+    try:
+        rep = Report.load(candidate)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return rep if rep.quick == quick else None
+
+
+def compare_reports(report: Report, reference: Report, rtol: float = 0.25) -> list[dict[str, Any]]:
+    """Check by check: this run's verdict and time against a recorded report's, and the measured
+    numbers (constants, exponents, ratios) that moved by more than ``rtol`` (relative).
+
+    Each row: ``check``, ``verdict``, ``reference_verdict``, ``time``, ``reference_time``,
+    ``changed`` (verdict differs), ``moved`` (``{key: [now, recorded]}``). Checks of
+    only one of the two reports appear with ``None`` on the other side.
+
+    >>> from sosproj.certificates.registry import CheckResult
+    >>> def res(v, c):
+    ...     return CheckResult("c", "t", "s", "r", v, "", {}, {"constant": c}, {}, [], [], "n", "", 1.0)
+    >>> a = Report("s", "", True, 0, (res("pass", 1.0),), "", 1.0)
+    >>> b = Report("s", "", True, 0, (res("fail", 2.0),), "", 1.0)
+    >>> row = compare_reports(a, b)[0]
+    >>> row["changed"], row["moved"]
+    (True, {'constant': [1.0, 2.0]})
+    """
+    ref = {r.name: r for r in reference.results}
+    now = {r.name: r for r in report.results}
+    rows = []
+    for name in list(now) + [n for n in ref if n not in now]:
+        a, b = now.get(name), ref.get(name)
+        moved: dict[str, list[float]] = {}
+        if a is not None and b is not None:
+            for key, va in a.measured.items():
+                vb = b.measured.get(key)
+                if (isinstance(va, (int, float)) and isinstance(vb, (int, float))
+                        and not isinstance(va, bool) and not isinstance(vb, bool)
+                        and math.isfinite(va) and math.isfinite(vb)
+                        and abs(va - vb) > rtol * max(abs(vb), 1e-12)):
+                    moved[key] = [float(va), float(vb)]
+        rows.append({"check": name, "verdict": None if a is None else a.verdict,
+                     "reference_verdict": None if b is None else b.verdict,
+                     "time": None if a is None else float(a.time),
+                     "reference_time": None if b is None else float(b.time),
+                     "changed": (a is None) or (b is None) or a.verdict != b.verdict, "moved": moved})
+    return rows
+
+
+def format_comparison(rows: list[dict[str, Any]], reference_name: str = "reference") -> str:
+    """The rows of :func:`compare_reports` as a plain-text table.
+
+    >>> print(format_comparison([{"check": "c", "verdict": "pass", "reference_verdict": "pass",
+    ...     "time": 1.0, "reference_time": 2.0, "changed": False, "moved": {}}]))
+    check  verdict  reference    time (s)  reference (s)  measured numbers moved by > 25%
+    c      pass     pass              1.0            2.0  -
+    """
+    def num(v: float | None) -> str:
+        return "-" if v is None else f"{v:.1f}"
+
+    header = ["check", "verdict", reference_name, "time (s)", "reference (s)",
+              "measured numbers moved by > 25%"]
+    body = []
+    for r in rows:
+        moved = "; ".join(f"{k} {v[0]:.3g} (was {v[1]:.3g})" for k, v in r["moved"].items()) or "-"
+        verdict = (r["verdict"] or "-") + (" (changed)" if r["changed"] else "")
+        body.append([r["check"], verdict, r["reference_verdict"] or "-", num(r["time"]),
+                     num(r["reference_time"]), moved])
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *body)]
+    right = {3, 4}
+
+    def line(cells: list[str]) -> str:
+        return "  ".join(str(c).rjust(w) if i in right else str(c).ljust(w)
+                         for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
+
+    return "\n".join([line(header)] + [line(b) for b in body])
+
+
 def run_spec(path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | None = None,
              quick: bool | None = None, progress: bool | None = None, *,
-             only: Sequence[str] | None = None, plots: bool = True) -> Report:
+             only: Sequence[str] | None = None, plots: bool = True,
+             on_line: Callable[[str], None] | None = None, interval: float = 30.0,
+             recorded: Mapping[str, float] | None = None) -> Report:
     """Run the suite described by the TOML spec at ``path`` and write its report.
 
     Parameters
     ----------
     path : the ``.toml`` spec.
-    out_dir : where ``report.json`` and the plots go (default ``<spec folder>/reports/<suite name>``).
+    out_dir : where ``report.json`` and the plots go (default: a new folder,
+        :func:`default_out_dir`; never the recorded reports next to the spec).
     quick : use each check's quick sizes (``None``: the spec's ``[suite] quick``).
     progress : progress bars (``None``: only on a terminal).
     only : run only these checks of the spec (by name).
     plots : write the PNG plots (``report.json`` is always written).
+    on_line : called with each progress line (start and end of every check, elapsed time,
+        estimate of the time left, and a line at least every ``interval`` seconds).
+    interval : the longest silence of ``on_line`` while a check runs, in seconds.
+    recorded : seconds per check of an earlier run, for the estimates (default: the report
+        recorded next to the spec, ``reports/<suite name>/report.json``, when its sizes match).
 
     Returns
     -------
@@ -369,21 +531,33 @@ def run_spec(path: str | os.PathLike[str], out_dir: str | os.PathLike[str] | Non
         if missing:
             raise InvalidParameterError(f"checks {missing} are not in the spec; it lists {sorted(names)}")
         entries = [e for e in entries if e.name in set(only)]
+    target = Path(out_dir) if out_dir is not None else default_out_dir(spec.name)
+    if recorded is None:
+        recorded = recorded_times(_recorded_report(Path(path), spec.name, use_quick))
+    lines = SuiteProgress([e.name for e in entries], recorded, on_line or (lambda _line: None),
+                          interval=interval)
     started = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds")
     t0 = time.perf_counter()
     results = []
     with progress_bar(total=len(entries), desc=f"suite {spec.name}", enabled=progress) as bar:
-        for entry in entries:
+        for i, entry in enumerate(entries):
             bar.set_postfix_str(entry.name)
             check = get_check(entry.name)
-            results.append(check.run(entry.params, quick=use_quick, rng=_check_seed(spec.seed, entry.name),
-                                     progress=progress))
+            if on_line is None:
+                result = check.run(entry.params, quick=use_quick, rng=_check_seed(spec.seed, entry.name),
+                                   progress=progress)
+            else:
+                with lines.check(i):
+                    result = check.run(entry.params, quick=use_quick, rng=_check_seed(spec.seed, entry.name),
+                                       progress=progress)
+                    lines.done(i, result.verdict)
+            results.append(result)
             bar.update(1)
     report = Report(spec.name, spec.description, use_quick, spec.seed, tuple(results), started,
                     time.perf_counter() - t0, environment())
-    target = Path(out_dir) if out_dir is not None else Path(path).parent / "reports" / spec.name
     return write_report(report, target, plots=plots)
 
 
-__all__ = ["Report", "Spec", "SpecEntry", "environment", "markdown_summary", "plot_result", "run_spec",
-           "write_report"]
+__all__ = ["COUNTED_VERDICTS", "DEFAULT_REPORTS_DIR", "Report", "Spec", "SpecEntry", "compare_reports",
+           "default_out_dir", "environment", "format_comparison", "markdown_summary", "plot_result",
+           "recorded_times", "run_spec", "write_report"]

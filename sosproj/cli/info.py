@@ -31,7 +31,7 @@ from sosproj.cli.output import Console
 SOLVERS = {"scs": "scs", "clarabel": "clarabel", "cvxpy": "cvxpy", "mosek": "mosek"}
 #: the other runtime dependencies reported by ``sosproj info``
 PACKAGES = ("numpy", "scipy", "sympy", "matplotlib", "tqdm", "joblib", "threadpoolctl")
-THREAD_VARS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+THREAD_VARS = ("SOSPROJ_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 _MOSEK_PROBE = (
@@ -120,7 +120,11 @@ def thread_settings() -> dict[str, Any]:
         usable = len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover - not Linux
         usable = os.cpu_count()
+    from sosproj.threads import active_limit
+
+    limit = active_limit()
     return {"cpu_count": os.cpu_count() or 1, "usable_cpus": usable,
+            "sosproj_blas_threads": "all" if limit is None else limit,
             "env": {v: os.environ.get(v) for v in THREAD_VARS}}
 
 
@@ -181,6 +185,8 @@ def run(args: argparse.Namespace, console: Console) -> int:
     th = info["threads"]
     env = ", ".join(f"{k}={v}" for k, v in th["env"].items() if v is not None) or "no thread variables set"
     console.print(f"  cpus={th['cpu_count']} usable={th['usable_cpus']}; {env}")
+    console.print(f"  sosproj's operations use {th['sosproj_blas_threads']} BLAS thread(s) "
+                  "(thread policy; override with --threads N or SOSPROJ_NUM_THREADS)")
     return 0
 
 

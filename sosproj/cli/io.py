@@ -114,6 +114,43 @@ def read_array(path: str | os.PathLike[str], *, name: str = "INPUT", key: str | 
     return arr
 
 
+def peek_shape(path: str | os.PathLike[str], key: str | None = None) -> tuple[int, ...] | None:
+    """The array shape from a ``.npy`` file's header (or a ``.npz`` member's), without reading the data.
+
+    ``None`` when it cannot be told cheaply (a CSV file, an ambiguous archive, a bad
+    header): :func:`read_array` then reports any problem. Used to refuse, from sizes
+    alone, work that cannot fit before the input is read.
+
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "d.npy"); np.save(p, np.zeros((3, 4)))
+    >>> peek_shape(p)
+    (3, 4)
+    """
+    path = os.fspath(path)
+    try:
+        if _suffix(path) == ".npy":
+            with open(path, "rb") as fh:
+                return _npy_header_shape(fh)
+        if _suffix(path) == ".npz":
+            with zipfile.ZipFile(path) as archive:
+                names = [n for n in archive.namelist() if n.endswith(".npy")]
+                member = f"{key}.npy" if key is not None else (names[0] if len(names) == 1 else None)
+                if member is None or member not in names:
+                    return None
+                with archive.open(member) as fh:
+                    return _npy_header_shape(fh)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
+        return None
+    return None
+
+
+def _npy_header_shape(fh: Any) -> tuple[int, ...]:
+    version = np.lib.format.read_magic(fh)
+    reader = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    shape, _, _ = reader(fh)
+    return tuple(int(s) for s in shape)
+
+
 def _read_npy(path: str, name: str) -> np.ndarray:
     try:
         arr = np.load(path, allow_pickle=False)

@@ -31,7 +31,7 @@ Examples
 >>> np.save(os.path.join(d, "V.npy"), V)
 >>> from sosproj.cli.main import main
 >>> main(["release", "cosine", os.path.join(d, "V.npy"), "--epsilon", "1", "--delta", "1e-6",
-...       "-o", os.path.join(d, "out"), "--quiet"])
+...       "--sensitivity", "1", "-o", os.path.join(d, "out"), "--quiet"])
 0
 >>> sorted(os.listdir(d))
 ['V.npy', 'out.json', 'out.npz']
@@ -52,6 +52,7 @@ from sosproj.cli.io import (
     json_bytes,
     npz_path,
     npz_writer,
+    peek_shape,
     read_array,
     sidecar_path,
     write_files,
@@ -200,10 +201,17 @@ def run_cosine(args: argparse.Namespace, console: Console) -> int:
     >>> from sosproj.cli.main import build_parser
     >>> d = tempfile.mkdtemp(); np.save(os.path.join(d, "V.npy"), np.eye(3))
     >>> args = build_parser().parse_args(["release", "cosine", os.path.join(d, "V.npy"), "--epsilon",
-    ...                                   "1", "--delta", "1e-6", "-o", os.path.join(d, "c")])
+    ...                                   "1", "--delta", "1e-6", "--sensitivity", "1", "-o", os.path.join(d, "c")])
     >>> run_cosine(args, Console(quiet=True)), np.load(os.path.join(d, "c.npz"))["value"].shape
     (0, (3, 3))
     """
+    if args.sensitivity is None:
+        # Refused before reading the input: the sensitivity is a property of the data, never a default.
+        raise InvalidParameterError(
+            "--sensitivity is required: a bound on ||U U^T - U' U'^T||_F over adjacent inputs (U = the "
+            "rows of INPUT scaled to unit length). It describes your data and the change you protect, so "
+            "sosproj does not guess it: replacing any one of n vectors needs 2*sqrt(2*(n-1)) in the worst "
+            "case; the paper's adjacency uses 1 (small changes). See docs/cosine.md, 'Adjacency'.")
     npz, side = _check_output(args.output, args.force)
     with console.steps(3, desc="release cosine") as bar:
         V = read_array(args.input, key=args.key, delimiter=args.delimiter)
@@ -249,6 +257,10 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
     npz, side = _check_output(args.output, args.force)
     if getattr(args, "domain", None) is not None:
         return _run_categorical(args, console, npz, side)
+    from sosproj.mechanisms.marginals import check_release_size
+
+    # refuse what cannot fit from the sizes in the file header, before reading the records
+    check_release_size(peek_shape(args.input, args.key), args.k, method=args.method, sparsity=args.sparsity)
     with console.steps(3, desc="release marginals") as bar:
         D = read_array(args.input, key=args.key, delimiter=args.delimiter)
         bar.update(1)
@@ -386,9 +398,10 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                          description="Perturb-and-project release of the cosine-similarity matrix of "
                                      "the rows of INPUT (rows are normalized to unit length).")
     common(c)
-    c.add_argument("--sensitivity", type=_number, default=1.0,
-                   help="bound on ||UU^T - U'U'^T||_F for adjacent inputs, U = rows scaled to unit "
-                        "length (default 1)")
+    c.add_argument("--sensitivity", type=_number, default=None,
+                   help="required: bound on ||UU^T - U'U'^T||_F for adjacent inputs, U = rows scaled "
+                        "to unit length (a property of your data: 2*sqrt(2*(n-1)) covers replacing any "
+                        "one of n vectors; the paper's adjacency uses 1; see docs/cosine.md)")
     c.add_argument("--method", choices=COSINE_METHODS, default="exact",
                    help="projection: exact (default), dykstra, alternating, or gaussian (no projection)")
     c.set_defaults(func=run_cosine)

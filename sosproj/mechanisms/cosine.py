@@ -33,7 +33,7 @@ Examples
 --------
 >>> import numpy as np
 >>> V = np.random.default_rng(0).standard_normal((5, 3))
->>> rel = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, rng=1)
+>>> rel = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, sensitivity=1.0, rng=1)
 >>> rel.value.shape, rel.info["method"]
 ((5, 5), 'exact')
 >>> bool(np.all(np.diag(rel.value) <= 1.0))
@@ -55,6 +55,7 @@ from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import Adjacency, PrivacySpec
 from sosproj.rng import RngLike, as_generator
 from sosproj.sets.base import symmetrize
+from sosproj.threads import with_thread_policy
 from sosproj.validation import check_array, check_choice, check_int, check_memory
 
 if TYPE_CHECKING:
@@ -95,7 +96,8 @@ def default_alternating_steps(n: int) -> int:
     return max(1, math.ceil(ALTERNATING_STEPS_FACTOR * math.log(max(n, 1))))
 
 
-def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensitivity: float = 1.0,
+@with_thread_policy
+def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensitivity: float | None = None,
                                 method: str = "exact", calibration: str = "analytic", rng: RngLike = None,
                                 steps: int | None = None, on_fail: OnFail = "raise",
                                 project_options: dict[str, Any] | None = None,
@@ -113,7 +115,11 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
     V : ``n x m`` array, one vector per row (finite, no all-zero row); rows are
         normalized to unit length.
     epsilon, delta : the privacy guarantee.
-    sensitivity : :math:`\Delta \ge \|UU^T - U'U'^T\|_F` over adjacent inputs.
+    sensitivity : required. :math:`\Delta \ge \|UU^T - U'U'^T\|_F` over adjacent inputs: a
+        property of your data and of the change you protect, so sosproj has no default.
+        Replacing any one vector needs :math:`\Delta = 2\sqrt{2(n-1)}` in the worst case;
+        the paper's adjacency uses :math:`\Delta = 1` (small changes); see ``docs/cosine.md``.
+        Omitting it raises :class:`~sosproj.errors.InvalidParameterError` explaining this.
     method : ``"exact"`` | ``"dykstra"`` | ``"alternating"`` | ``"gaussian"``.
     calibration : ``"analytic"`` (default), ``"paper"`` or ``"classical"``.
     rng : SPEC 7 generator spec; ``None`` = fresh OS entropy (use it for real releases).
@@ -134,11 +140,21 @@ def release_cosine_similarities(V: Any, *, epsilon: float, delta: float, sensiti
 
     >>> import numpy as np
     >>> V = np.eye(4)
-    >>> a = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, method="gaussian", rng=7)
-    >>> b = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, method="exact", rng=7)
+    >>> a = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, sensitivity=1.0, method="gaussian", rng=7)
+    >>> b = release_cosine_similarities(V, epsilon=1.0, delta=1e-6, sensitivity=1.0, method="exact", rng=7)
     >>> np.allclose(a.value, a.value.T), b.info["projection"]["converged"]
     (True, True)
     """
+    if sensitivity is None:
+        rows = getattr(V, "shape", (None,))[0]
+        worst = (f"; for this input (n = {rows} vectors) that is 2*sqrt(2*(n-1)) = "
+                 f"{2 * math.sqrt(2 * (rows - 1)):.4g}") if isinstance(rows, int) and rows >= 2 else ""
+        raise InvalidParameterError(
+            "sensitivity is required: pass sensitivity=Delta, a bound on ||U U^T - U' U'^T||_F over "
+            "adjacent inputs (U = V with rows scaled to unit length). It is a property of your data and "
+            "of the change you protect, so sosproj does not guess it: replacing any one vector needs "
+            f"Delta = 2*sqrt(2*(n-1)) in the worst case{worst}; the paper's adjacency uses Delta = 1 "
+            "(small changes). See docs/cosine.md, 'Adjacency'.")
     spec = PrivacySpec.create(epsilon=epsilon, delta=delta, sensitivity=sensitivity,
                               adjacency=Adjacency.REPLACE_ONE, calibration=calibration)
     check_choice(method, "method", METHODS)

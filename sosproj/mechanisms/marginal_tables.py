@@ -66,6 +66,7 @@ from sosproj.data.contingency import (
 )
 from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
 from sosproj.rng import RngLike, as_generator
+from sosproj.threads import with_thread_policy
 from sosproj.validation import (
     check_binary_matrix,
     check_choice,
@@ -437,6 +438,7 @@ def _generic_projection(cells: np.ndarray, layout: TableLayout, degree: int, wei
     return y[: int(index.starts[k + 1])], info
 
 
+@with_thread_policy
 def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                    workload: Sequence[Sequence[int]] | None = None, calibration: str = "analytic",
                    degree: int | None = None, solver: str = "auto", rng: RngLike = None,
@@ -486,6 +488,12 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     >>> round(rel.query([0, 1]), 2), round(float(rel.table([0, 1]).sum()), 6)
     (2.0, 4.0)
     """
+    from sosproj.mechanisms.sizes import check_marginals_size, sizes_of
+
+    sizes = sizes_of(getattr(D, "shape", None), k, None, degree)
+    if workload is None and sizes is not None:  # sizes alone, before any pass over the data
+        check_marginals_size(sizes[0], sizes[1], method="tables",
+                             degree=default_degree(sizes[1], sizes[0]) if degree is None else degree)
     X = check_binary_matrix(D, "D")
     m, n = X.shape
     k = check_int(k, "k", minimum=1, maximum=n)

@@ -74,6 +74,7 @@ from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import CALIBRATIONS
 from sosproj.rng import RngLike, as_generator
+from sosproj.threads import with_thread_policy
 from sosproj.validation import (
     check_choice,
     check_int,
@@ -91,13 +92,36 @@ METHODS = ("auto", "gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "to
 DEFAULT_METHOD = "auto"
 
 __all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD", "default_degree",
-           "resolve_method"]
+           "resolve_method", "check_release_size"]
 
 
 # ====================================================================== release object
 
 
 # ====================================================================== mechanism
+
+
+def check_release_size(shape: Any, k: Any, *, method: str = DEFAULT_METHOD, sparsity: Any = None,
+                       degree: Any = None) -> None:
+    """Refuse, from ``shape = (m, n)`` and public parameters alone, a release that cannot fit in memory.
+
+    Resolves ``"auto"`` and the default degree, then :func:`sosproj.mechanisms.sizes.check_marginals_size`;
+    arguments it cannot size yet are left to the release's validation.
+
+    >>> check_release_size((1000, 8), 3)          # fits
+    """
+    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
+    from sosproj.mechanisms.sizes import check_marginals_size, sizes_of
+
+    sizes = sizes_of(shape, k, sparsity, degree)
+    if sizes is None or method not in METHODS:
+        return
+    n, k = sizes
+    if method == "auto":
+        method = resolve_method(sparsity)
+    if degree is None:
+        degree = tables_degree(k, n) if method == "tables" else default_degree(method, k, n)
+    check_marginals_size(n, k, method=method, degree=degree)
 
 
 def resolve_method(sparsity: int | None) -> str:
@@ -202,6 +226,7 @@ def _project_pseudo_moment(key: tuple[Any, ...], build: Any, degree: int, k: int
     return X, info
 
 
+@with_thread_policy
 def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: str | None = None,
                       domain: Any = None, workload: Any = None, allocation: str = "auto",
                       reconstruction: str = "auto", adjacency: Any = "replace-one",
@@ -255,6 +280,7 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     method = check_choice(method, "method", METHODS)
     if method == "auto":
         method = resolve_method(sparsity)
+    check_release_size(getattr(D, "shape", None), k, method=method, sparsity=sparsity, degree=degree)  # no data pass
     if method == "tables":
         if sparsity is not None:
             raise InvalidParameterError("sparsity is not supported by method='tables'; pass sparsity=None")

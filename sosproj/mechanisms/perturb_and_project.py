@@ -37,11 +37,13 @@ from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import Adjacency, PrivacySpec
 from sosproj.rng import RngLike, as_generator
 from sosproj.sets.base import ConvexSet
+from sosproj.threads import with_thread_policy
 
 if TYPE_CHECKING:
     from sosproj.privacy.accountant import PrivacyAccountant
 
 
+@with_thread_policy
 def perturb_and_project(A: Any, S: ConvexSet, *, epsilon: float, delta: float, sensitivity: float,
                         calibration: str = "analytic", rng: RngLike = None,
                         project_options: dict[str, Any] | None = None,

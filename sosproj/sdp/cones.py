@@ -40,7 +40,6 @@ array([1.        , 2.82842712, 3.        ])
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -253,17 +252,15 @@ class Cones:
 
 
 def single_thread_blas() -> Any:
-    """Limit BLAS to one thread where ``threadpoolctl`` is installed (else a no-op).
+    """The BLAS thread policy of :mod:`sosproj.threads` (one thread unless the user overrides it).
 
     On an oversubscribed machine a multi-threaded ``eigh`` of order 200-500 was
     measured 40x slower than single-threaded; the projections and checks here are
     small dense problems that gain nothing from threads.
     """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - optional
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
+    from sosproj.threads import blas_threads
+
+    return blas_threads()
 
 
 def project_soc(v: np.ndarray) -> np.ndarray:

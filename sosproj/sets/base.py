@@ -42,6 +42,7 @@ import numpy as np
 
 from sosproj.errors import InvalidInputError, InvalidParameterError
 from sosproj.policy import ConvergenceWarning, OnFail, apply_on_fail, check_options
+from sosproj.threads import with_thread_policy
 from sosproj.validation import check_array
 
 
@@ -149,6 +150,7 @@ class ConvexSet(ABC):
     bounded: bool = True
 
     # -- public API ---------------------------------------------------------
+    @with_thread_policy
     def project(self, Y: Any, *, return_info: bool = False, **options: Any
                 ) -> np.ndarray | tuple[np.ndarray, ProjectionInfo]:
         """Euclidean projection of ``Y`` onto the set.
@@ -166,12 +168,14 @@ class ConvexSet(ABC):
                                   info.exact, time.perf_counter() - t0, dict(info.extra))
         return (X, info) if return_info else X
 
+    @with_thread_policy
     def support(self, W: Any, **options: Any) -> SupportResult:
         """Support function :math:`h_S(W)=\\sup_{X\\in S}\\langle W,X\\rangle` and a maximizer."""
         self._check_options(options, "_support", "support")
         W = self._check_input(W, "W")
         return self._support(W, **options)
 
+    @with_thread_policy
     def contains(self, X: Any, tol: float = 1e-8) -> bool:
         """Whether ``X`` lies in the set up to ``tol`` (set-specific violation measure)."""
         X = self._check_input(X, "X")

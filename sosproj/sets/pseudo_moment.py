@@ -137,6 +137,90 @@ class PseudoMomentSet(ConvexSet):
             self._supports[key] = ws
         return ws
 
+    # ------------------------------------------------------- public operations
+    def project(self, Y: Any, *, return_info: bool = False, **options: Any
+                ) -> np.ndarray | tuple[np.ndarray, ProjectionInfo]:
+        r"""Euclidean projection :math:`\arg\min_{X\in S_k}\|X - Y\|_F` of a full order-``k`` tensor ``Y``.
+
+        Parameters
+        ----------
+        Y : array of shape ``(n,) * k``, finite. It need not be symmetric (Gaussian noise on
+            all :math:`n^k` entries is not): since every point of the set is a symmetric tensor,
+            the projection of ``Y`` is that of its symmetrization (the orbit-weighted least
+            squares of :func:`~sosproj.sdp.compile.compile_projection`), and the reported
+            distance is the distance from ``Y`` itself.
+        return_info : also return the :class:`~sosproj.sets.base.ProjectionInfo`.
+        solver : keyword, default the set's ``solver`` (``"auto"``: sosproj's ADMM, SCS where the
+            relaxation lacks its structure or ADMM stops short; also ``"admm"``, ``"scs"``,
+            ``"clarabel"``, ``"mosek"``, ``"cvxpy"``). A workspace is compiled per solver and
+            tolerance on first use and reused, warm-started, by later calls.
+        tol : keyword, default the set's ``tol`` (``1e-7``): relative primal/dual residual and
+            duality-gap tolerance of the conic solve.
+        warm_start : keyword, start from the previous solution (default: the solver's choice).
+        on_fail : keyword, ``"raise"`` (default: :class:`~sosproj.errors.ProjectionError`),
+            ``"warn"`` or ``"return"`` when the solve misses ``tol`` or the pseudo-moments fail
+            ``relaxation.check`` at ``check_tol``.
+        certify : keyword, ``True`` adds a certified lower bound on the distance (from a dual
+            feasible point): ``info.extra["distance_lower_bound"]`` and ``"certified_gap"``.
+
+        Returns
+        -------
+        The projected tensor, shape ``(n,) * k`` (NaN when the solver returned no point and
+        ``on_fail="return"``); with ``return_info``, also the diagnostics: ``info.extra`` holds
+        ``pseudo_moments`` (the solution ``y``), ``solver``, ``status``, residuals, ``duality_gap``,
+        ``distance``, ``min_eigenvalue``, ``relaxation_check``, setup and solve times.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sosproj.poly import MomentRelaxation, unit_ball
+        >>> S = PseudoMomentSet(MomentRelaxation(unit_ball(2), 2), 2, solver="clarabel", tol=1e-9)
+        >>> X, info = S.project(np.array([[3.0, 1.0], [-1.0, 0.0]]), return_info=True, certify=True)
+        >>> np.round(X, 4) + 0.0                      # same as projecting the symmetric part diag(3, 0)
+        array([[1., 0.],
+               [0., 0.]])
+        >>> info.converged, info.extra["distance_lower_bound"] <= info.extra["distance"] + 1e-6
+        (True, True)
+        """
+        return super().project(Y, return_info=return_info, **options)
+
+    def support(self, W: Any, **options: Any) -> SupportResult:
+        r"""Support function :math:`h_{S_k}(W) = \max_{y\ \mathrm{feasible}}\langle W, T(y)\rangle` (the SoS value).
+
+        Parameters
+        ----------
+        W : array of shape ``(n,) * k``, finite. It need not be symmetric: every point of the
+            set is a symmetric tensor, so :math:`\langle W, T\rangle = \langle \mathrm{sym}(W), T\rangle`
+            and the value is that of the symmetrization of ``W`` (average over index
+            permutations).
+        solver : keyword, default the set's ``solver`` (see :meth:`project`); the workspace is
+            compiled on first use and reused (only the cost changes between calls).
+        tol : keyword, default the set's ``tol``: residual and duality-gap tolerance.
+        on_fail : keyword, ``"raise"`` (default), ``"warn"`` or ``"return"`` when the solve
+            misses ``tol``.
+        certify : keyword, ``True`` adds ``info["upper_bound"]``, a certified upper bound on the
+            value from a dual feasible point (``value <= upper_bound`` up to rounding).
+
+        Returns
+        -------
+        :class:`~sosproj.sets.base.SupportResult`: ``value``, the maximizer tensor ``point`` and
+        ``info`` with ``pseudo_moments`` (:math:`y^\star`), ``solver``, ``status``, ``converged``,
+        residuals, ``duality_gap``, ``iterations``, ``time`` and ``relaxation_check``. The value
+        is ``NaN`` and ``point`` ``None`` when the solver returned no point.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from sosproj.poly import MomentRelaxation, unit_ball
+        >>> S = PseudoMomentSet(MomentRelaxation(unit_ball(2), 2), 2, solver="clarabel", tol=1e-9)
+        >>> res = S.support(np.array([[0.5, 2.0], [0.0, -1.0]]), certify=True)
+        >>> round(res.value, 4)        # lambda_max of the symmetric part [[0.5, 1], [1, -1]]
+        1.0
+        >>> bool(res.value <= res.info["upper_bound"] + 1e-6)
+        True
+        """
+        return super().support(W, **options)
+
     # -------------------------------------------------------------- project
     def _project(self, Y: np.ndarray, *, solver: str | None = None, tol: float | None = None,
                  warm_start: bool | None = None, on_fail: str = "raise", certify: bool = False
