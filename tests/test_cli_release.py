@@ -338,3 +338,24 @@ def test_cli_cosine_sensitivity_is_required_before_the_input_is_read(vectors, tm
     assert _run("release", "cosine", path, *EPS, "-o", tmp_path / "o") == 2
     err = capsys.readouterr().err
     assert "--sensitivity is required" in err and "2*sqrt(2*(n-1))" in err and "docs/cosine.md" in err
+
+
+def test_default_pipeline_size_refusal_happens_before_any_data_pass(monkeypatch):
+    """The default residual pipeline (method=None) refuses from the sizes before the records are checked."""
+    import sosproj.data.domain as dom
+    import sosproj.mechanisms.marginals as mg
+    from sosproj.errors import ResourceLimitError
+
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(2**20))
+
+    def no_pass(*a, **k):
+        raise AssertionError("the records were checked before the size refusal")
+
+    monkeypatch.setattr(dom, "as_dataset", no_pass)
+    monkeypatch.setattr(dom, "_check_codes", no_pass)
+    D = np.zeros((50, 400), dtype=np.uint8)
+    with pytest.raises(ResourceLimitError, match="3-way tables"):
+        mg.release_marginals(D, 3, epsilon=1.0, delta=1e-6, rng=0)
+    with pytest.raises(ResourceLimitError, match="3-way tables"):
+        mg.release_marginals(np.zeros((5, 30), dtype=np.uint8), 3, epsilon=1.0, delta=1e-6,
+                             domain=[40] * 30, rng=0)

@@ -93,6 +93,20 @@ def parse_workload(domain: Domain, k: int, workload: Any = None) -> list[tuple[i
     return list(dict.fromkeys(out))
 
 
+def _public_sizes(data: Any, domain: Any) -> tuple[int, ...] | None:
+    """Attribute sizes known without reading a record: the Dataset's domain, ``domain=`` with the
+    array's column count, or all 2 for an array without a domain (binary data; checked later)."""
+    from sosproj.data.domain import Dataset, Domain
+
+    if isinstance(data, Dataset):
+        return tuple(data.domain.sizes)
+    shape = getattr(data, "shape", None)
+    if shape is None or len(shape) != 2:
+        return None                      # as_dataset gives the precise error
+    n = int(shape[1])
+    return (2,) * n if domain is None else tuple(Domain.parse(domain, n).sizes)
+
+
 def _check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
     """Refuse all ``k``-way sets at once, from the sizes alone, before the workload is enumerated.
 
@@ -473,6 +487,10 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     from sosproj.data.domain import as_dataset
     from sosproj.mechanisms.release import MarginalTablesRelease, noise_info
 
+    if workload is None:  # refuse from the sizes alone, before any pass over the records
+        sizes = _public_sizes(data, domain)
+        if sizes is not None:
+            _check_all_k_way_memory(sizes, check_int(k, "k", minimum=1, maximum=len(sizes)))
     ds = as_dataset(data, domain)
     check_choice(allocation, "allocation", ALLOCATIONS)
     check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
