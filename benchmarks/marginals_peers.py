@@ -1,4 +1,4 @@
-"""Benchmark: sosproj's marginal pipeline against the peers that matter (issue 14, items 4-5).
+"""Benchmark: sosproj's marginal pipeline against the peers that matter.
 
 Workload: all 3-way marginals.  Privacy: (epsilon, delta = 1e-9), replace-one adjacency (m public), except
 AIM / MST which account in zCDP under add/remove (docs/bench_peers.md states the conversion).  Methods:

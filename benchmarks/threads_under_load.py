@@ -1,6 +1,6 @@
 """BLAS threads under load: sosproj's thread policy against the libraries' default threads.
 
-Two workloads of the README and the issue that asked for the policy (issue 17):
+Two workloads of the README and of the research API:
 
 * ``marginals``: the README's command-line release, ``sosproj release marginals`` of
   2,000 x 10 binary records with ``k = 3`` (default method), as the Python call
@@ -16,7 +16,7 @@ BLAS libraries' own setting, one thread per core), both on the machine as it is
 ("idle") and with a **load**: a second process running BLAS matrix products on every
 core. Rounds interleave the four conditions, so drifts of the machine's own load hit
 them alike; the script reports medians and the ratio loaded / idle per workload and
-mode (target of issue 17: <= 1.5 with the policy), and the load average seen.
+mode (target: <= 1.5 with the policy), and the load average seen.
 
 Run (about 3-6 minutes on 2 cores)::
 

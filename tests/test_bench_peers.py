@@ -1,4 +1,4 @@
-"""Benchmark peers (benchmarks/peers, issue 14) against generic solvers and brute force on small domains."""
+"""Benchmark peers (benchmarks/peers) against generic solvers and brute force on small domains."""
 
 from __future__ import annotations
 

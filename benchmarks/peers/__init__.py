@@ -1,4 +1,4 @@
-"""Peers of sosproj's marginal pipeline (issue 14), implemented from their papers in numpy/scipy.
+"""Peers of sosproj's marginal pipeline, implemented from their papers in numpy/scipy.
 
 * :mod:`peers.residual`  ResidualPlanner: residual measurement, optimal allocation, exact replace-one
   sensitivity, best linear unbiased reconstruction, truncate-and-rescale;

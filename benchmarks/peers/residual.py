@@ -1,6 +1,6 @@
 r"""ResidualPlanner (Xiao, Bai, Kifer, Wang, NeurIPS 2023) for a workload of marginals, in numpy/scipy.
 
-Benchmark peer of sosproj's marginal pipeline (issue 14); never imported by ``sosproj``.
+Benchmark peer of sosproj's marginal pipeline; never imported by ``sosproj``.
 
 Residual basis
 --------------
