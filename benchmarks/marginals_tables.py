@@ -40,13 +40,14 @@ from sosproj.data.contingency import (  # noqa: E402
     contingency_tables,
     fourier_form,
     measurement_matrix,
-    polytope_least_squares,
     subset_from_fourier,
     table_sensitivity,
 )
-from sosproj.mechanisms.marginal_tables import CubeTablesProjector, default_degree  # noqa: E402
+from sosproj.mechanisms.sizes import default_degree  # noqa: E402
 from sosproj.privacy.calibration import gaussian_sigma  # noqa: E402
 from sosproj.privacy.noise import gaussian_noise  # noqa: E402
+from sosproj.sdp.cube_tables_admm import CubeTablesProjector  # noqa: E402
+from sosproj.sdp.polytope_fista import polytope_least_squares  # noqa: E402
 
 
 def planted(m: int, n: int, seed: int) -> np.ndarray:
@@ -171,7 +172,8 @@ def main() -> None:
     ap.add_argument("--k", type=int, default=3)
     ap.add_argument("--delta", type=float, default=1e-6)
     ap.add_argument("--tol", type=float, default=1e-4)
-    ap.add_argument("--degree", type=int, default=None, help="relaxation degree (default: default_degree(k, n))")
+    ap.add_argument("--degree", type=int, default=None,
+                    help="relaxation degree (default: default_degree('tables', k, n))")
     ap.add_argument("--polytope-max-n", type=int, default=16)
     ap.add_argument("--polytope-tol", type=float, default=1e-6)
     ap.add_argument("--tensor-cube-max-n", type=int, default=10)
@@ -200,7 +202,7 @@ def main() -> None:
         B = measurement_matrix(layout, index)
         ones = layout.offsets[:-1] + 2 ** k - 1
         sens = table_sensitivity(layout)
-        degree = args.degree or default_degree(k, n)
+        degree = args.degree or default_degree("tables", k, n)
         proj, t_build, _ = measure(CubeTablesProjector, n, degree,
                                    fourier_form(np.zeros(layout.n_cells), layout, index).a, tol=args.tol,
                                    max_iter=3000)

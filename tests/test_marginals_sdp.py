@@ -8,7 +8,8 @@ import pytest
 from sosproj.data.moment_tensor import moment_tensor, subset_counts
 from sosproj.data.synthetic import planted_binary, sparse_binary
 from sosproj.errors import InvalidParameterError, ResourceLimitError
-from sosproj.mechanisms.marginals import default_degree, release_marginals
+from sosproj.mechanisms.marginals import release_marginals
+from sosproj.mechanisms.sizes import default_degree
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.rng import as_generator
 from sosproj.testing import noise_disabled

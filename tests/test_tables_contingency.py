@@ -16,13 +16,13 @@ from sosproj.data.contingency import (
     fourier_form,
     fourier_from_subset,
     measurement_matrix,
-    polytope_least_squares,
     subset_from_fourier,
     table_sensitivity,
     walsh_hadamard,
     worst_case_neighbour,
 )
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
+from sosproj.sdp.polytope_fista import polytope_least_squares
 
 
 def _data(m, n, p=0.4, seed=0):

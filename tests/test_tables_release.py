@@ -19,13 +19,10 @@ from sosproj.data.contingency import (
 )
 from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionError
 from sosproj.mechanisms import marginals as marg
-from sosproj.mechanisms.marginal_tables import (
-    CubeTablesProjector,
-    default_degree,
-    release_tables,
-    tables_least_squares_reference,
-)
+from sosproj.mechanisms.marginal_tables import release_tables, tables_least_squares_reference
+from sosproj.mechanisms.sizes import default_degree
 from sosproj.privacy.calibration import gaussian_sigma
+from sosproj.sdp.cube_tables_admm import CubeTablesProjector
 from sosproj.testing import noise_disabled
 
 
@@ -46,7 +43,7 @@ def test_noise_off_gives_exact_counts_and_consistent_tables(n, k, workload):
         rel = release_tables(D, k, epsilon=1.0, delta=1e-6, workload=workload, rng=0, tol=1e-6,
                              max_iter=20000, on_fail="raise")
     assert rel.method == "tables" and rel.m == 60 and rel.k == k
-    assert rel.info["degree"] == default_degree(k, n)
+    assert rel.info["degree"] == default_degree("tables", k, n)
     lay = TableLayout.all_k_way(n, k) if workload is None else TableLayout.from_workload(workload, n)
     covered = {U for T in lay.sets for r in range(len(T) + 1) for U in itertools.combinations(T, r)}
     for S in covered:   # exact up to the solver tolerance (1e-6 relative): rounding recovers the counts
@@ -71,7 +68,7 @@ def test_projection_matches_cvxpy_reference(n, k, noise_scale):
     c = contingency_tables(D, lay, flat=True) / 40 + rng.normal(scale=noise_scale, size=lay.n_cells)
     idx = SubsetIndex(n, k)
     ff = fourier_form(c, lay, idx)
-    deg = default_degree(k)                                # the smallest degree: 2 ceil(k/2)
+    deg = default_degree("tables", k)                      # the smallest degree: 2 ceil(k/2)
     proj = CubeTablesProjector(n, deg, ff.a, tol=1e-9, max_iter=30000)
     f, info = proj.solve(ff.g, on_fail="raise")
     y = subset_from_fourier(proj.index, k) @ f

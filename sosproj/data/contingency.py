@@ -1,5 +1,5 @@
 r"""Contingency tables of attribute sets, their Moebius/Fourier measurement maps,
-and the exact marginal-polytope least squares (a reference for small ``n``).
+and the diagonal Fourier form of their least squares.
 
 Conventions
 -----------
@@ -33,8 +33,8 @@ with ``cells = B @ y``.  In Fourier moments the same cell is
            a_U = \sum_{T \ni U} w_T 2^{-|T|},
 
 a *diagonal* least squares (:func:`fourier_form`).  Both the SoS projection of
-:mod:`sosproj.mechanisms.marginal_tables` and :func:`polytope_least_squares`
-use this reduction.
+:class:`sosproj.sdp.cube_tables_admm.CubeTablesProjector` and
+:func:`sosproj.sdp.polytope_fista.polytope_least_squares` use this reduction.
 
 Examples
 --------
@@ -497,103 +497,8 @@ def walsh_hadamard(v: np.ndarray) -> np.ndarray:
     return v
 
 
-def _project_simplex(v: np.ndarray) -> np.ndarray:
-    """Euclidean projection onto the probability simplex (Duchi et al. 2008)."""
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - 1.0
-    ind = np.arange(1, v.size + 1)
-    rho = np.nonzero(u - css / ind > 0)[0][-1]
-    theta = css[rho] / (rho + 1.0)
-    return np.maximum(v - theta, 0.0)
-
-
-@dataclass(frozen=True)
-class PolytopeFit:
-    """Result of :func:`polytope_least_squares`.
-
-    ``distribution`` over the ``2^n`` points (index bit ``i`` = attribute ``i``),
-    ``fourier`` its Fourier moments on ``index`` positions, ``moments`` its subset
-    moments (fractions), ``objective``, ``gap`` (Frank-Wolfe duality gap: an upper
-    bound on ``objective - optimum``), ``iterations``, ``converged``.
-    """
-
-    distribution: np.ndarray
-    fourier: np.ndarray
-    moments: np.ndarray
-    objective: float
-    gap: float
-    iterations: int
-    converged: bool
-
-
-def polytope_least_squares(cells: np.ndarray, layout: TableLayout, *, weights: np.ndarray | None = None,
-                           index: SubsetIndex | None = None, tol: float = 1e-10,
-                           max_iter: int = 20000) -> PolytopeFit:
-    r"""Least squares over the exact marginal polytope: ``min_p sum_T w_T ||M_T p - c_T||^2``, ``p`` in the simplex.
-
-    ``p`` is a distribution over all ``2^n`` points and ``M_T p`` its marginal
-    table on ``T`` (fractions) -- what Private-PGM fits when its model is the full
-    domain.  Solved by FISTA with adaptive restart; the gradient is applied in
-    the Fourier domain (:func:`fourier_form`, two Walsh-Hadamard transforms per
-    step).  Stops when the Frank-Wolfe gap ``<grad, p> - min grad`` (an upper
-    bound on the suboptimality) is below ``tol * max(1, objective)``.
-    Exponential in ``n``: refused past the memory budget.
-
-    >>> lay = TableLayout.all_k_way(3, 2)
-    >>> D = np.array([[1, 0, 1], [0, 1, 1], [1, 1, 1], [0, 0, 0]])
-    >>> c = contingency_tables(D, lay, flat=True) / 4
-    >>> fit = polytope_least_squares(c, lay)
-    >>> bool(fit.objective < 1e-9 and fit.converged)
-    True
-    """
-    n = layout.n
-    if n > 30:
-        raise InvalidParameterError("the exact polytope has 2^n cells; n must be <= 30 (use the SoS relaxation)")
-    check_memory(8.0 * 6 * 2 ** n, f"the exact marginal polytope (2^{n} cells)")
-    if index is None:
-        index = SubsetIndex(n, layout.max_size)
-    ff = fourier_form(cells, layout, index, weights)
-    masks = (index.members >= 0)
-    bits = np.where(masks, np.left_shift(1, np.maximum(index.members, 0)), 0).sum(1)
-    size = 1 << n
-    a_full = np.zeros(size)
-    g_full = np.zeros(size)
-    a_full[bits] = ff.a
-    g_full[bits] = ff.g
-
-    def grad(p: np.ndarray) -> tuple[np.ndarray, float]:
-        ph = walsh_hadamard(p)
-        r = ph - g_full
-        return 2.0 * walsh_hadamard(a_full * r), float(np.sum(a_full * r * r) + ff.const)
-
-    L = 2.0 * size * float(a_full.max()) if a_full.max() > 0 else 1.0
-    p = np.full(size, 1.0 / size)
-    z, t = p.copy(), 1.0
-    gap, obj, iters, converged = np.inf, np.inf, 0, False
-    prev_obj = np.inf
-    for iters in range(1, max_iter + 1):  # noqa: B007
-        gz, _ = grad(z)
-        p_new = _project_simplex(z - gz / L)
-        gp, obj = grad(p_new)
-        gap = float(gp @ p_new - gp.min())
-        if gap <= tol * max(1.0, obj):
-            p = p_new
-            converged = True
-            break
-        t_new = 0.5 * (1 + math.sqrt(1 + 4 * t * t))
-        if obj > prev_obj:                     # adaptive restart (O'Donoghue-Candes)
-            t_new, z = 1.0, p_new.copy()
-        else:
-            z = p_new + ((t - 1) / t_new) * (p_new - p)
-        p, t, prev_obj = p_new, t_new, obj
-    ph = walsh_hadamard(p)
-    f = ph[bits]
-    y = subset_from_fourier(index) @ f
-    return PolytopeFit(p, f, np.asarray(y), obj, gap, iters, converged)
-
-
 __all__ = [
     "attribute_sets", "TableLayout", "SubsetIndex", "contingency_tables", "worst_case_neighbour",
     "table_sensitivity", "measurement_matrix", "fourier_from_subset", "subset_from_fourier",
-    "FourierForm", "fourier_form", "walsh_hadamard", "PolytopeFit", "polytope_least_squares",
+    "FourierForm", "fourier_form", "walsh_hadamard",
 ]

@@ -1,5 +1,5 @@
 r"""Private marginals by measuring contingency tables and projecting onto the
-Boolean-cube sum-of-squares relaxation in the measurement metric (issue 10).
+Boolean-cube sum-of-squares relaxation in the measurement metric.
 
 Mechanism (:func:`release_tables`)
 ----------------------------------
@@ -13,7 +13,8 @@ Mechanism (:func:`release_tables`)
    ``min sum_T w_T ||p_T(y) - c_T / m||^2`` over pseudo-moments ``y`` of the
    degree-``d`` Boolean-cube relaxation (``x_i^2 = x_i``; moment matrix indexed
    by subsets of size ``<= d/2``, PSD; ``y_{()} = 1``), ``d = 2 ceil(k/2)`` by
-   default, plus 2 where that stays cheap (:func:`default_degree`).  ``p_T(y)``
+   default, plus 2 where that stays cheap
+   (:func:`sosproj.mechanisms.sizes.default_degree`).  ``p_T(y)``
    are the table cells as Moebius combinations of subset moments (:func:`sosproj.data.contingency.measurement_matrix`).
 3. *Answer* every query and table of order ``<= k`` from the projected
    pseudo-moments: answers are consistent (each table sums to ``m``; lower
@@ -26,7 +27,7 @@ Solvers
 (:func:`sosproj.data.contingency.fourier_form`) and the cube moment matrix is
 ``M(f)[A, B] = f_{A xor B}``; ADMM on ``X = M(f)`` then needs one PSD
 projection (eigendecomposition) per iteration and a closed-form diagonal
-update for ``f`` (:class:`CubeTablesProjector`).  ``"scs"``, ``"clarabel"``
+update for ``f`` (:class:`sosproj.sdp.cube_tables_admm.CubeTablesProjector`).  ``"scs"``, ``"clarabel"``
 and ``"cvxpy"`` compile the same least squares with the generic SDP layer
 (:class:`sosproj.sdp.LeastSquaresProjector`) where it is installed.
 :func:`tables_least_squares_reference` is an independent cvxpy formulation in
@@ -36,6 +37,7 @@ Examples
 --------
 >>> import numpy as np
 >>> from sosproj.data.contingency import TableLayout, SubsetIndex, contingency_tables, fourier_form
+>>> from sosproj.sdp.cube_tables_admm import CubeTablesProjector
 >>> D = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
 >>> lay = TableLayout.all_k_way(3, 2)
 >>> ff = fourier_form(contingency_tables(D, lay, flat=True) / 4, lay, SubsetIndex(3, 2))
@@ -47,13 +49,11 @@ True
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import scipy.linalg as sla
 
 from sosproj.data.contingency import (
     SubsetIndex,
@@ -65,7 +65,10 @@ from sosproj.data.contingency import (
     table_sensitivity,
 )
 from sosproj.errors import InvalidParameterError, ProjectionError, SolverNotAvailableError
+from sosproj.mechanisms.sizes import check_marginals_size, default_degree, sizes_of
+from sosproj.policy import check_on_fail
 from sosproj.rng import RngLike, as_generator
+from sosproj.sdp.cube_tables_admm import CubeTablesProjector
 from sosproj.threads import with_thread_policy
 from sosproj.validation import (
     check_binary_matrix,
@@ -73,8 +76,6 @@ from sosproj.validation import (
     check_delta,
     check_epsilon,
     check_int,
-    check_memory,
-    check_positive,
 )
 
 if TYPE_CHECKING:
@@ -82,249 +83,6 @@ if TYPE_CHECKING:
 
 SOLVERS = ("auto", "admm", "scs", "clarabel", "cvxpy")
 NOISES = ("gaussian", "discrete")
-
-
-#: Moment-matrix order up to which ``degree=None`` raises the degree by 2 (cheap, and closes most of
-#: the gap to the exact marginal polytope; see docs/tables.md and docs/bench_tables.md).
-SMALL_ORDER = 300
-
-
-def default_degree(k: int, n: int | None = None) -> int:
-    """Default relaxation degree: ``2 * ceil(k / 2)``, plus 2 when that is cheap for ``n``.
-
-    Without ``n``: the smallest even degree ``>= k``.  With ``n``: that degree is
-    raised by 2 when the larger moment matrix (order ``sum_{j <= d/2} C(n, j)``)
-    has order ``<= SMALL_ORDER`` (300), e.g. ``n <= 12`` for ``k = 3``; measured
-    to bring the error to that of the exact marginal polytope at ``n = 10``.
-
-    >>> [default_degree(k) for k in (1, 2, 3, 4)]
-    [2, 2, 4, 4]
-    >>> default_degree(3, 10), default_degree(3, 24)
-    (6, 4)
-    """
-    d = 2 * math.ceil(check_int(k, "k", minimum=1) / 2)
-    if n is not None:
-        n = check_int(n, "n", minimum=1)
-        t = (d + 2) // 2
-        if t <= n and sum(math.comb(n, j) for j in range(t + 1)) <= SMALL_ORDER:
-            d += 2
-    return d
-
-
-def _symmetric_difference_positions(index: SubsetIndex, basis_size: int, t: int,
-                                    chunk: int = 256) -> np.ndarray:
-    """(N_t, N_t) int array: position in ``index`` of ``A xor B`` for basis subsets A, B."""
-    members = index.members[:basis_size, :t]
-    width = index.max_size
-    big = index.n + 1
-    out = np.empty((basis_size, basis_size), dtype=np.int64)
-    mb = np.where(members < 0, big, members)
-    for lo in range(0, basis_size, chunk):
-        a = mb[lo:lo + chunk]
-        pair = np.concatenate([np.broadcast_to(a[:, None, :], (a.shape[0], basis_size, t)),
-                               np.broadcast_to(mb[None, :, :], (a.shape[0], basis_size, t))], axis=2)
-        pair = np.sort(pair, axis=2)
-        dup = np.zeros(pair.shape, dtype=bool)
-        eq = (pair[..., 1:] == pair[..., :-1]) & (pair[..., 1:] < big)
-        dup[..., 1:] |= eq
-        dup[..., :-1] |= eq
-        pair = np.where(dup, big, pair)
-        pair = np.sort(pair, axis=2)
-        pair = np.where(pair >= big, -1, pair)
-        flat = np.full((pair.shape[0] * basis_size, width), -1, dtype=np.int64)
-        cols = min(2 * t, width)            # a symmetric difference has at most min(2t, n) elements
-        flat[:, :cols] = pair.reshape(-1, 2 * t)[:, :cols]
-        out[lo:lo + chunk] = index.lookup(flat).reshape(a.shape[0], basis_size)
-    return out
-
-
-class CubeTablesProjector:
-    r"""Weighted least squares over the degree-``d`` Boolean-cube relaxation, in Fourier moments.
-
-    Solves ``min_f sum_U a_U (f_U - g_U)^2`` subject to ``M(f) PSD`` and
-    ``f_{()} = 1``, where ``f`` is indexed by all subsets of size ``<= d``
-    (:class:`~sosproj.data.contingency.SubsetIndex` order), ``M(f)[A, B] =
-    f_{A xor B}`` for ``|A|, |B| <= d/2`` (the moment matrix of the +-1 cube
-    ``z_i^2 = 1``, congruent to the 0/1 cube's), and ``a`` is zero beyond the
-    measured subsets.  Compiled once per ``(n, degree, weights)``; :meth:`solve`
-    is called once per noisy measurement ``g``.
-
-    ADMM (scaled form) on the splitting ``X = M(f)``::
-
-        f   <- argmin sum a (f - g)^2 + rho/2 ||M(f) - X + L||^2  (diagonal, closed form)
-        X   <- Pi_PSD(M(f) + L)                                     (one eigendecomposition)
-        L   <- L + M(f) - X
-
-    with residual balancing of ``rho``.  Stops when the primal residual
-    ``||M(f) - X||_F`` and dual residual ``rho ||M^*(X - X_prev)||`` are below
-    ``tol`` relative to the iterates.  The returned ``f`` is made exactly
-    feasible by mixing with the uniform distribution (``M = I``):
-    ``f <- (1 - theta) f + theta e_()``, ``theta = -lambda_min / (1 - lambda_min)``
-    (reported as ``info["theta"]``).
-
-    >>> proj = CubeTablesProjector(2, degree=2, weights=np.array([0., 1., 1., 1.]))
-    >>> f, info = proj.solve(np.array([1., 0., 0., 2.]))   # f_{01} = 2 is infeasible (|f| <= 1)
-    >>> round(float(f[3]), 4), info["converged"]
-    (1.0, True)
-    """
-
-    def __init__(self, n: int, degree: int, weights: np.ndarray, *, tol: float = 1e-7,
-                 max_iter: int = 20000, rho: float | None = None, alpha: float = 1.6,
-                 eig_precision: str = "auto") -> None:
-        self.n = check_int(n, "n", minimum=1)
-        self.degree = check_int(degree, "degree", minimum=2)
-        if self.degree % 2:
-            raise InvalidParameterError("degree must be even (the moment matrix has order sum C(n, j), j <= degree/2)")
-        self.t = min(self.degree // 2, self.n)
-        top = min(self.degree, self.n)
-        basis = sum(math.comb(self.n, j) for j in range(self.t + 1))
-        n_mom = sum(math.comb(self.n, j) for j in range(top + 1))
-        check_memory(8.0 * (10 * basis * basis + 6 * n_mom),
-                     f"the degree-{self.degree} cube relaxation (moment matrix order {basis})")
-        self.index = SubsetIndex(self.n, top)
-        self.basis_size = basis
-        w = np.zeros(len(self.index))
-        weights = np.asarray(weights, dtype=float).ravel()
-        if weights.size > w.size or not np.all(np.isfinite(weights)) or np.any(weights < 0):
-            raise InvalidParameterError("weights must be finite, non-negative, at most one per moment")
-        w[:weights.size] = weights
-        self.a = w
-        self.pos = _symmetric_difference_positions(self.index, basis, self.t)
-        self._pos_flat = self.pos.ravel()
-        self.count = np.bincount(self._pos_flat, minlength=len(self.index)).astype(float)
-        self.tol = check_positive(tol, "tol")
-        self.max_iter = check_int(max_iter, "max_iter", minimum=1)
-        if rho is None:
-            meas = self.a > 0
-            rho = float(np.median(self.a[meas] / self.count[meas])) if np.any(meas) else 1.0
-        self.rho0 = check_positive(rho, "rho")
-        self.alpha = check_positive(alpha, "alpha")
-        check_choice(eig_precision, "eig_precision", ("auto", "double", "single"))
-        self.eig_precision = eig_precision
-        if not 0 < self.alpha < 2:
-            raise InvalidParameterError("alpha (over-relaxation) must lie in (0, 2); 1.6 is a good default")
-        self._warm: tuple[np.ndarray, float] | None = None
-
-    @property
-    def eig_dtype(self) -> type:
-        """float32 eigendecompositions (about 2x faster) when ``tol >= 1e-5`` and the order is large."""
-        if self.eig_precision == "single" or (self.eig_precision == "auto" and self.tol >= 1e-5
-                                               and self.basis_size >= 400):
-            return np.float32
-        return np.float64
-
-    @property
-    def n_moments(self) -> int:
-        """Number of Fourier moments (subsets of size ``<= degree``)."""
-        return len(self.index)
-
-    def moment_matrix(self, f: np.ndarray) -> np.ndarray:
-        """``M(f)[A, B] = f_{A xor B}``."""
-        return np.asarray(f)[self.pos]
-
-    def adjoint(self, X: np.ndarray) -> np.ndarray:
-        """``M^*(X)_U = sum of X over the positions of U``."""
-        return np.bincount(self._pos_flat, weights=np.asarray(X).ravel(), minlength=self.n_moments)
-
-    def _psd_part(self, Y: np.ndarray) -> tuple[np.ndarray, float]:
-        if self.eig_dtype == np.float32:
-            lam, V = sla.eigh(Y.astype(np.float32), driver="evd", check_finite=False)
-            lam, V = lam.astype(float), V.astype(float)
-        else:
-            lam, V = sla.eigh(Y, driver="evd", check_finite=False)
-        neg = lam < 0
-        if not np.any(neg):
-            return Y.copy(), float(lam[0])
-        if np.count_nonzero(neg) <= lam.size // 2:
-            Vn = V[:, neg]
-            X = Y - (Vn * lam[neg]) @ Vn.T
-        else:
-            Vp = V[:, ~neg]
-            X = (Vp * lam[~neg]) @ Vp.T
-        return 0.5 * (X + X.T), float(lam[0])
-
-    def solve(self, g: np.ndarray, *, warm_start: bool = True, on_fail: str = "warn"
-              ) -> tuple[np.ndarray, dict[str, Any]]:
-        """Project the measurement ``g`` (Fourier-form targets, see ``fourier_form``).
-
-        Returns ``(f, info)``; ``f`` has :attr:`n_moments` entries with ``f[0] = 1``
-        and ``M(f)`` PSD.  ``on_fail``: ``"raise"`` (ProjectionError), ``"warn"``
-        or ``"return"`` when ``max_iter`` is reached before the tolerance; the
-        flag ``info["converged"]`` says which.
-        """
-        check_choice(on_fail, "on_fail", ("raise", "warn", "return"))
-        t0 = time.perf_counter()
-        gg = np.zeros(self.n_moments)
-        g = np.asarray(g, dtype=float).ravel()
-        if g.size > self.n_moments or not np.all(np.isfinite(g)):
-            raise InvalidParameterError("g must be finite with at most one entry per moment")
-        gg[:g.size] = g
-        a, cnt = self.a, self.count
-        ag = a * gg
-        rho = self.rho0
-        N = self.basis_size
-        if warm_start and self._warm is not None:
-            L, rho = self._warm[0].copy(), self._warm[1]
-            X = self.moment_matrix(np.where(a > 0, gg, 0.0))
-            X[0, 0] = 1.0
-            X, _ = self._psd_part(X)
-        else:
-            L = np.zeros((N, N))
-            f0 = np.where(a > 0, gg, 0.0)
-            f0[0] = 1.0
-            X, _ = self._psd_part(self.moment_matrix(f0))
-        f = np.zeros(self.n_moments)
-        converged = False
-        r_p = r_d = np.inf
-        it = 0
-        for it in range(1, self.max_iter + 1):
-            S = self.adjoint(X - L)
-            f = (ag + rho * S) / (a + rho * cnt)
-            f[0] = 1.0
-            Mf = self.moment_matrix(f)
-            X_old = X
-            Mh = self.alpha * Mf + (1.0 - self.alpha) * X_old       # over-relaxation
-            X, _ = self._psd_part(Mh + L)
-            L += Mh - X
-            R = Mf - X
-            r_p = float(np.linalg.norm(R))
-            r_d = rho * float(np.linalg.norm(self.adjoint(X - X_old)))
-            eps_p = self.tol * (1.0 + max(np.linalg.norm(Mf), np.linalg.norm(X)))
-            eps_d = self.tol * (1.0 + rho * float(np.linalg.norm(self.adjoint(L))))
-            if r_p <= eps_p and r_d <= eps_d:
-                converged = True
-                break
-            if it % 5 == 0:
-                if r_p / eps_p > 10 * r_d / eps_d:
-                    rho *= 2.0
-                    L /= 2.0
-                elif r_d / eps_d > 10 * r_p / eps_p:
-                    rho /= 2.0
-                    L *= 2.0
-        self._warm = (L, rho)
-        # exact feasibility: mix with the uniform distribution (moment matrix = identity)
-        lam_min = float(sla.eigh(self.moment_matrix(f), eigvals_only=True, subset_by_index=[0, 0],
-                                 check_finite=False)[0])
-        theta = 0.0
-        if lam_min < 0:
-            theta = -lam_min / (1.0 - lam_min)
-            f = (1.0 - theta) * f
-            f[0] = 1.0
-        obj = float(np.sum(a * (f - gg) ** 2))
-        info = {"solver": "admm", "iterations": it, "primal_residual": r_p, "dual_residual": r_d,
-                "converged": converged, "theta": theta, "rho": rho, "objective_fourier": obj,
-                "time": time.perf_counter() - t0, "moment_matrix_order": N, "degree": self.degree}
-        if not converged:
-            msg = (f"ADMM for the cube tables projection did not reach tol={self.tol:g} in "
-                   f"{self.max_iter} iterations; raise max_iter or tol")
-            if on_fail == "raise":
-                raise ProjectionError(msg, info)
-            if on_fail == "warn":
-                import warnings
-
-                from sosproj.policy import ConvergenceWarning
-                warnings.warn(msg, ConvergenceWarning, stacklevel=2)
-        return f, info
 
 
 def tables_least_squares_reference(cells: np.ndarray, layout: TableLayout, degree: int, *,
@@ -444,7 +202,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
                    degree: int | None = None, solver: str = "auto", rng: RngLike = None,
                    noise: str = "gaussian", tol: float = 1e-4, max_iter: int = 5000,
                    on_fail: str = "warn", accountant: PrivacyAccountant | None = None) -> Any:
-    r"""Release all marginals of order ``<= k`` by measuring contingency tables (issue 10).
+    r"""Release all marginals of order ``<= k`` by measuring contingency tables.
 
     Measures the count table of every attribute set of the workload (default:
     all ``C(n, k)`` sets of size ``k``) with the Gaussian mechanism calibrated to
@@ -452,7 +210,8 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     the discrete Gaussian, integer counts), then projects the noisy tables, as
     fractions of the public ``m``, onto the degree-``d`` Boolean-cube SoS
     relaxation in the measurement metric (least squares on the cells;
-    ``d`` from :func:`default_degree` unless given).  The projection is post-processing: the
+    ``d`` from :func:`sosproj.mechanisms.sizes.default_degree` with ``method="tables"``
+    unless given).  The projection is post-processing: the
     release is ``(epsilon, delta)``-DP under replace-one adjacency.
 
     Parameters
@@ -463,7 +222,7 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     workload : attribute sets to measure (default: all ``k``-subsets).  Queries on
         subsets covered by no measured table are not informed by the data.
     calibration : ``"analytic"`` (default), ``"paper"`` or ``"classical"``.
-    degree : even relaxation degree ``>= k`` (default :func:`default_degree`: ``2 ceil(k/2)``,
+    degree : even relaxation degree ``>= k`` (default :func:`sosproj.mechanisms.sizes.default_degree`: ``2 ceil(k/2)``,
         plus 2 when the moment matrix stays small, e.g. degree 6 for ``k = 3``, ``n <= 12``).
     solver : ``"auto"``/``"admm"`` (the structured Fourier ADMM, default), or
         ``"scs"``/``"clarabel"``/``"cvxpy"`` through the generic SDP layer (small ``n``).
@@ -488,12 +247,11 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     >>> round(rel.query([0, 1]), 2), round(float(rel.table([0, 1]).sum()), 6)
     (2.0, 4.0)
     """
-    from sosproj.mechanisms.sizes import check_marginals_size, sizes_of
 
     sizes = sizes_of(getattr(D, "shape", None), k, None, degree)
     if workload is None and sizes is not None:  # sizes alone, before any pass over the data
         check_marginals_size(sizes[0], sizes[1], method="tables",
-                             degree=default_degree(sizes[1], sizes[0]) if degree is None else degree)
+                             degree=default_degree("tables", sizes[1], sizes[0]) if degree is None else degree)
     X = check_binary_matrix(D, "D")
     m, n = X.shape
     k = check_int(k, "k", minimum=1, maximum=n)
@@ -501,15 +259,15 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
     delta = check_delta(delta)
     check_choice(solver, "solver", SOLVERS)
     check_choice(noise, "noise", NOISES)
-    check_choice(on_fail, "on_fail", ("raise", "warn", "return"))
+    check_on_fail(on_fail)
     layout = TableLayout.all_k_way(n, k) if workload is None else TableLayout.from_workload(workload, n)
     if layout.max_size > k:
         raise InvalidParameterError("every workload attribute set must have size <= k; raise k")
     if degree is None:
-        degree = default_degree(k, n)
+        degree = default_degree("tables", k, n)
     degree = check_int(degree, "degree", minimum=2)
     if degree % 2 or degree < k:
-        raise InvalidParameterError(f"degree must be even and >= k={k}; e.g. degree={default_degree(k)}")
+        raise InvalidParameterError(f"degree must be even and >= k={k}; e.g. degree={default_degree('tables', k)}")
     from sosproj.privacy.calibration import gaussian_sigma
 
     sens = table_sensitivity(layout)
@@ -560,5 +318,5 @@ def release_tables(D: Any, k: int, *, epsilon: float, delta: float,
         info=info)
 
 
-__all__ = ["CubeTablesProjector", "default_degree", "release_tables", "tables_least_squares_reference",
+__all__ = ["release_tables", "tables_least_squares_reference",
            "SOLVERS", "NOISES"]

@@ -70,6 +70,7 @@ from sosproj.data.moment_tensor import (
 )
 from sosproj.errors import InputTypeError, InvalidParameterError
 from sosproj.mechanisms.release import MarginalRelease
+from sosproj.mechanisms.sizes import default_degree
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import CALIBRATIONS
@@ -91,7 +92,7 @@ METHODS = ("auto", "gaussian", "symmetrize", "flatten", "sos", "sos-sparse", "to
 #: to ``"cube"`` with the row-sparsity constraint when ``sparsity=t`` is given.
 DEFAULT_METHOD = "auto"
 
-__all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD", "default_degree",
+__all__ = ["MarginalRelease", "release_marginals", "METHODS", "DEFAULT_METHOD",
            "resolve_method", "check_release_size"]
 
 
@@ -110,7 +111,6 @@ def check_release_size(shape: Any, k: Any, *, method: str = DEFAULT_METHOD, spar
 
     >>> check_release_size((1000, 8), 3)          # fits
     """
-    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
     from sosproj.mechanisms.sizes import check_marginals_size, sizes_of
 
     sizes = sizes_of(shape, k, sparsity, degree)
@@ -120,7 +120,7 @@ def check_release_size(shape: Any, k: Any, *, method: str = DEFAULT_METHOD, spar
     if method == "auto":
         method = resolve_method(sparsity)
     if degree is None:
-        degree = tables_degree(k, n) if method == "tables" else default_degree(method, k, n)
+        degree = default_degree(method, k, n)
     check_marginals_size(n, k, method=method, degree=degree)
 
 
@@ -128,7 +128,7 @@ def resolve_method(sparsity: int | None) -> str:
     """The method ``"auto"`` stands for: ``"tables"`` without a row bound, ``"cube"`` with one.
 
     Measured (``docs/bench_marginals.md``): on dense data measuring contingency tables and
-    projecting onto the cube relaxation (issue 10) had the lowest error in every cell; with a
+    projecting onto the cube relaxation (``"tables"``) had the lowest error in every cell; with a
     public row bound ``t`` the ``t``-sparse tensor normalization (sensitivity ``sqrt(2)/m``
     on ``t^{k/2}``-scaled entries) makes the tensor measurement projected onto the cube with
     the row-sparsity constraint the best.
@@ -137,37 +137,6 @@ def resolve_method(sparsity: int | None) -> str:
     ('tables', 'cube')
     """
     return "tables" if sparsity is None else "cube"
-
-
-#: Largest ``n`` for which ``"cube"`` with ``k = 2`` defaults to degree 4 (moment matrix of order
-#: ``1 + n + C(n, 2) <= 301``); above it the default is degree 2 for speed.
-CUBE_DEGREE4_MAX_N = 24
-
-
-def default_degree(method: str, k: int, n: int | None = None) -> int | None:
-    """Default relaxation degree for ``method`` at order ``k`` over ``n`` attributes (``None``: no SDP).
-
-    ``sos``: ``k`` for even ``k`` (flattening), ``2k-2`` for odd ``k >= 3`` (injective-norm
-    certificate; ``2`` for ``k = 1``). ``cube``: ``2 ceil(k/2)``, raised to 4 for ``k = 2`` when
-    ``n <= CUBE_DEGREE4_MAX_N`` (degree 4 makes every 2-way table cell non-negative, which
-    degree 2 does not; measured 0.58-0.9x the degree-2 error at ``n = 10, 11``).
-    ``sos-sparse``: ``max(2 ceil(k/2), 4k-4)`` (the paper's sparse certificate).
-
-    >>> default_degree("sos", 3), default_degree("sos", 4), default_degree("cube", 3)
-    (4, 4, 4)
-    >>> default_degree("cube", 2, n=10), default_degree("cube", 2, n=40)
-    (4, 2)
-    """
-    if method == "sos":
-        return k if k % 2 == 0 else max(2, 2 * k - 2)
-    if method == "cube":
-        d = 2 * math.ceil(k / 2)
-        if k == 2 and (n is None or n <= CUBE_DEGREE4_MAX_N):
-            d = 4
-        return d
-    if method == "sos-sparse":
-        return max(2 * math.ceil(k / 2), 4 * k - 4)
-    return None
 
 
 def _canonical_tuple_index(n: int, k: int) -> np.ndarray:
@@ -248,7 +217,8 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     on_violation : rows with more than ``t`` ones are truncated by the public rule
         (first ``t`` ones kept) or refused with ``"raise"``.
     calibration : Gaussian calibration, see :func:`~sosproj.privacy.calibration.gaussian_sigma`.
-    degree : relaxation degree for the SDP methods (default :func:`default_degree`).
+    degree : relaxation degree for the SDP methods (default
+        :func:`sosproj.mechanisms.sizes.default_degree`).
     solver : conic solver for the SDP methods: ``"auto"`` (default: sosproj's structured ADMM,
         :mod:`sosproj.sdp.backends.admm`, with SCS where the relaxation lacks its structure or
         ADMM stops short; the dedicated Fourier ADMM for ``"tables"``), ``"admm"``, ``"scs"``,

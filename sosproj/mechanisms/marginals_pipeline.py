@@ -386,9 +386,9 @@ CUBE_MAX_ORDER = 700
 
 def cube_degree(n: int, k: int) -> int | None:
     """Degree of the cube step of ``"auto"`` on ``n`` binary attributes (``None``: moment matrix too large)."""
-    from sosproj.mechanisms.marginal_tables import default_degree as tables_degree
+    from sosproj.mechanisms.sizes import default_degree
 
-    for deg in (tables_degree(k, n), 2 * math.ceil(k / 2)):
+    for deg in (default_degree("tables", k, n), 2 * math.ceil(k / 2)):
         if sum(math.comb(n, j) for j in range(min(deg // 2, n) + 1)) <= CUBE_MAX_ORDER:
             return deg
     return None
@@ -398,13 +398,13 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarr
     """Binary data: the Boolean-cube SoS projection in the measurement metric, then the LNN projection.
 
     In Fourier moments ``f_A = c_A[0] 2^{|A|} / m`` the measurement metric is diagonal with weights
-    ``m^2 / (2^{|A|} sigma_A^2)``; :class:`~sosproj.mechanisms.marginal_tables.CubeTablesProjector`
-    projects onto the degree-``d`` cube relaxation (``d`` from ``marginal_tables.default_degree``), and
+    ``m^2 / (2^{|A|} sigma_A^2)``; :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`
+    projects onto the degree-``d`` cube relaxation (``d`` from ``sizes.default_degree("tables", k, n)``), and
     the result is projected (same metric) onto locally non-negative tables, which the cube degree
     does not imply for every workload cell. ``None`` when the moment matrix would be too large.
     """
     from sosproj.data.contingency import SubsetIndex
-    from sosproj.mechanisms.marginal_tables import CubeTablesProjector
+    from sosproj.sdp.cube_tables_admm import CubeTablesProjector
 
     lay = meas.layout
     n = len(lay.sizes)

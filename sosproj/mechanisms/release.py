@@ -198,7 +198,7 @@ class MarginalRelease:
         ``subsets``: iterable of attribute tuples (any order inside a tuple; sorted here),
         each of size ``<= k``, distinct; ``moments``: matching fractions. The empty set is
         added with moment 1 if absent. The result is ordered by size, then lexicographically.
-        Used by every method, including ``release_tables`` (issue 10).
+        Used by every method, including ``release_tables``.
 
         >>> r = MarginalRelease.from_subset_moments([(1,), (0,)], [0.25, 0.5], m=4, n=2, k=1,
         ...         method="x", epsilon=1, delta=1e-6, sigma=1, sensitivity=1, calibration="analytic")
