@@ -41,11 +41,11 @@ import time
 from typing import Any
 
 import numpy as np
-import scipy.linalg as sla
 
 from sosproj.data.residuals import ResidualLayout
 from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail
+from sosproj.sdp.cones import project_psd_dense
 from sosproj.validation import check_int, check_positive
 
 __all__ = ["MarginalProjector", "OneHotMoment"]
@@ -115,12 +115,8 @@ class OneHotMoment:
 
 
 def _psd_part(Y: np.ndarray) -> np.ndarray:
-    lam, V = sla.eigh(0.5 * (Y + Y.T), driver="evd", check_finite=False)
-    neg = lam < 0
-    if not np.any(neg):
-        return Y.copy()
-    Vn = V[:, neg]
-    return Y - (Vn * lam[neg]) @ Vn.T
+    """PSD part of the symmetrized ``Y`` (the one dense PSD projection of :mod:`sosproj.sdp.cones`)."""
+    return project_psd_dense(0.5 * (Y + Y.T))[0]
 
 
 class MarginalProjector:
