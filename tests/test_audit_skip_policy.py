@@ -72,3 +72,13 @@ def test_code_error_in_a_relaxation_is_an_error(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr(poly, "unit_ball", _Broken)
     r = run_check("injective_norm", {"ns": [3], "trials": 2, "n_boot": 20, "power_starts": 1}, rng=0)
     assert r.verdict == "error" and "AttributeError" in r.reason, (r.verdict, r.reason)
+
+
+def test_code_error_in_end_to_end_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sosproj.mechanisms.cosine as cosine
+
+    monkeypatch.delattr(cosine, "release_cosine_similarities")   # the import inside the check now fails
+    r = run_check("end_to_end", {"claims": ["cosine"], "cosine_ns": [3, 4], "trials": 2, "complexity_trials": 2,
+                                 "n_boot": 20}, rng=0)
+    assert r.verdict == "error" and "ImportError" in r.reason, (r.verdict, r.reason)
+    assert not r.ok
