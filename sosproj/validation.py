@@ -82,6 +82,18 @@ def check_positive(value: Any, name: str) -> float:
     return v
 
 
+def check_fraction(value: Any, name: str, example: float) -> float:
+    """Return a finite float strictly inside ``(0, 1)`` (confidences, significance levels, split fractions).
+
+    >>> check_fraction(0.95, "confidence", 0.95)
+    0.95
+    """
+    v = _as_real(value, name)
+    if not 0.0 < v < 1.0:
+        raise InvalidParameterError(f"{name} must lie in (0, 1); pass e.g. {name}={example}")
+    return v
+
+
 def check_nonnegative(value: Any, name: str) -> float:
     """Return a finite float >= 0.
 

@@ -98,9 +98,9 @@ from sosproj.validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_fraction,
     check_int,
     check_memory,
-    check_positive,
 )
 
 PROFILES = ("gaussian", "point")
@@ -333,12 +333,8 @@ def audit_release(release: Callable[[Any, Any], Any], D: Any, D_prime: Any, *, e
     delta = check_delta(delta)
     trials = check_int(trials, "trials", minimum=200)
     check_choice(profile, "profile", PROFILES)
-    confidence = check_positive(confidence, "confidence")
-    if not confidence < 1.0:
-        raise InvalidParameterError("confidence must lie in (0, 1); pass e.g. confidence=0.95")
-    calibration_fraction = check_positive(calibration_fraction, "calibration_fraction")
-    if not calibration_fraction < 1.0:
-        raise InvalidParameterError("calibration_fraction must lie in (0, 1); pass e.g. 0.3")
+    confidence = check_fraction(confidence, "confidence", 0.95)
+    calibration_fraction = check_fraction(calibration_fraction, "calibration_fraction", 0.3)
     max_coordinates = check_int(max_coordinates, "max_coordinates", minimum=0)
     quantiles = check_int(quantiles, "quantiles", minimum=1)
     if not callable(release):

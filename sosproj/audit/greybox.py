@@ -82,6 +82,7 @@ from sosproj.validation import (
     check_choice,
     check_delta,
     check_epsilon,
+    check_fraction,
     check_int,
     check_positive,
 )
@@ -128,9 +129,7 @@ def clopper_pearson(k: Any, n: int, alpha: float) -> tuple[np.ndarray, np.ndarra
     k = check_array(k, "k", allow_empty=True)
     if np.any((k < 0) | (k > n)):
         raise InvalidParameterError("k must lie in [0, n] (a count of successes out of n trials)")
-    alpha = check_positive(alpha, "alpha")
-    if not alpha < 1:
-        raise InvalidParameterError("alpha must lie in (0, 1); pass e.g. alpha=0.025")
+    alpha = check_fraction(alpha, "alpha", 0.025)
     lo = np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1e-300), n - k + 1), 0.0)
     hi = np.where(k < n, stats.beta.ppf(1 - alpha, k + 1, np.maximum(n - k, 1e-300)), 1.0)
     return lo, hi
@@ -232,12 +231,8 @@ def audit_mechanism(mechanism: Any, D: Any, D_prime: Any, *, epsilon: float, del
     delta = check_delta(delta)
     trials = check_int(trials, "trials", minimum=100)
     check_choice(test, "test", TESTS)
-    confidence = check_positive(confidence, "confidence")
-    if not confidence < 1.0:
-        raise InvalidParameterError("confidence must lie in (0, 1); pass e.g. confidence=0.95")
-    calibration_fraction = check_positive(calibration_fraction, "calibration_fraction")
-    if not calibration_fraction < 1.0:
-        raise InvalidParameterError("calibration_fraction must lie in (0, 1); pass e.g. 0.1")
+    confidence = check_fraction(confidence, "confidence", 0.95)
+    calibration_fraction = check_fraction(calibration_fraction, "calibration_fraction", 0.1)
     batch_size = check_int(batch_size, "batch_size", minimum=1)
     if not (callable(mechanism) or hasattr(mechanism, "sample")):
         raise InputTypeError("mechanism must be a callable (data, rng) -> output or an object with "
