@@ -33,18 +33,7 @@ and ``"cvxpy"`` compile the same least squares with the generic SDP layer
 :func:`tables_least_squares_reference` is an independent cvxpy formulation in
 the 0/1 subset basis, used by the tests as the reference.
 
-Examples
---------
->>> import numpy as np
->>> from sosproj.data.contingency import TableLayout, SubsetIndex, contingency_tables, fourier_form
->>> from sosproj.sdp.cube_tables_admm import CubeTablesProjector
->>> D = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 1], [1, 1, 1]])
->>> lay = TableLayout.all_k_way(3, 2)
->>> ff = fourier_form(contingency_tables(D, lay, flat=True) / 4, lay, SubsetIndex(3, 2))
->>> proj = CubeTablesProjector(3, degree=2, weights=ff.a)
->>> f, info = proj.solve(ff.g)
->>> bool(info["converged"]) and bool(np.allclose(f[:7], ff.g, atol=1e-5))
-True
+The projector's example is in :mod:`sosproj.sdp.cube_tables_admm`.
 """
 
 from __future__ import annotations

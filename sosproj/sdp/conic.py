@@ -22,16 +22,7 @@ times :math:`\sqrt 2`), row slicing and cone projections live in
 :mod:`sosproj.sdp.cones`; the relative residuals every solver reports are
 computed by :func:`relative_residuals`, here, once.
 
-Examples
---------
->>> import numpy as np
->>> X = np.array([[1.0, 2.0], [2.0, 3.0]])
->>> svec(X)                      # SCS order: (0,0), (1,0)*sqrt2, (1,1)
-array([1.        , 2.82842712, 3.        ])
->>> bool(np.allclose(smat(svec(X), 2), X))
-True
->>> svec(X, order="clarabel")    # (0,0), (0,1)*sqrt2, (1,1): same for d = 2
-array([1.        , 2.82842712, 3.        ])
+Examples of ``svec``/``smat`` and the cone blocks are in :mod:`sosproj.sdp.cones`.
 """
 
 from __future__ import annotations
