@@ -45,7 +45,13 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from peers.data import DATA_DIR, load  # noqa: E402
 from peers.grem_lnn import grem_lnn  # noqa: E402
-from peers.residual import MarginalWorkload, blue, residual_planner, truncate_rescale  # noqa: E402
+from peers.residual import (  # noqa: E402
+    MarginalWorkload,
+    ResidualMeasurement,
+    blue,
+    residual_planner,
+    truncate_rescale,
+)
 
 DATASETS = ("nltcs", "titanic", "adult", "planted32", "planted64")
 EPSILONS = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
@@ -89,12 +95,62 @@ class Timer:
             tracemalloc.stop()
 
 
+def _dataset(name: str, X: np.ndarray, names: list[str], sizes: list[int]):
+    """sosproj's input for ``name`` and the map from the harness's attribute indices to sosproj's."""
+    import sosproj as sp
+
+    if name.startswith("planted"):
+        from sosproj.data.domain import Dataset, Domain
+
+        return Dataset(X, Domain.from_sizes(list(sizes))), list(range(len(sizes)))
+    ds = sp.load_dataset(name)
+    return ds, [list(ds.domain.names).index(a) for a in names]
+
+
+def sosproj_rp_measurement(name: str, wl: MarginalWorkload, X: np.ndarray, names: list[str], sizes: list[int],
+                           eps: float, seed: int) -> ResidualMeasurement:
+    """The noisy measurement of ``sp.release_marginals(..., allocation="rp", rng=seed)``, in the peers' layout.
+
+    ``reconstruction="blue"`` releases the measured residuals unchanged (ResidualPlanner's BLUE is the
+    measurement itself in the residual basis), so ``rel.residuals`` and ``rel.info["noise_scales"]`` are
+    exactly the noisy projected residuals ``P_A (mu_A + sigma_A z_A)`` and their scales that sosproj's
+    ``allocation="rp"`` draws for this seed, whatever its reconstruction (same generator, same draw
+    order: the default allocation draws the same standard normals ``z`` and only scales them
+    differently).  The post-processing peers then post-process this very measurement (common random
+    numbers); ``tests/test_bench_peers.py`` checks that it equals the peers' own RP measurement
+    noise-free and in scales.
+    """
+    import sosproj as sp
+
+    ds, attr_map = _dataset(name, X, names, sizes)
+    rel = sp.release_marginals(ds, K, epsilon=eps, delta=DELTA, rng=seed, allocation="rp", reconstruction="blue")
+    return measurement_from_release(rel, wl, attr_map)
+
+
+def measurement_from_release(rel, wl: MarginalWorkload, attr_map: list[int]) -> ResidualMeasurement:
+    """Residuals and scales of a sosproj release (harness attribute ``i`` = sosproj attribute ``attr_map[i]``)."""
+    scales = rel.info["noise_scales"]
+    blocks, sig = [], []
+    for a in wl.residuals:
+        b = [attr_map[i] for i in a]
+        key = tuple(sorted(b))
+        arr = np.asarray(rel.layout.residual(rel.residuals, key), float)
+        blocks.append(arr.transpose([key.index(x) for x in b]).ravel())
+        sig.append(scales[key])
+    return ResidualMeasurement(wl, np.concatenate(blocks), np.array(sig), int(rel.m), float(rel.spec.sensitivity))
+
+
 def run_rp_family(wl: MarginalWorkload, X: np.ndarray, true: np.ndarray, eps: float, seed: int, todo: set[str],
-                  build_s: float, lnn_opts: dict) -> list[dict]:
+                  build_s: float, lnn_opts: dict, paired: tuple | None = None) -> list[dict]:
+    """RP (BLUE), RP+truncate, GReM-LNN from one noisy measurement: sosproj's ``allocation="rp"`` draw for
+    ``seed`` when ``paired = (name, names, sizes)`` (the default), else the peer code's own RP draw."""
     m = X.shape[0]
     rows = []
     with Timer() as tm:
-        meas = residual_planner(wl, X, eps, DELTA, np.random.default_rng(seed))
+        if paired is not None:
+            meas = sosproj_rp_measurement(paired[0], wl, X, paired[1], paired[2], eps, seed)
+        else:
+            meas = residual_planner(wl, X, eps, DELTA, np.random.default_rng(seed))
     with Timer() as tb:
         est = blue(meas)
     base = build_s + tm.seconds
@@ -113,7 +169,8 @@ def run_rp_family(wl: MarginalWorkload, X: np.ndarray, true: np.ndarray, eps: fl
     for meth, e, sec, peak, extra in rows:
         l1, rmse = errors(wl, e, true, m)
         out.append({"method": meth, "l1": l1, "rmse": rmse, "seconds": sec, "peak_mib": peak,
-                    "sensitivity_shape": meas.sensitivity_shape, **extra})
+                    "sensitivity_shape": meas.sensitivity_shape,
+                    "measurement": "sosproj-rp" if paired is not None else "peer-rp", **extra})
     return out
 
 
@@ -135,14 +192,8 @@ def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> d
     import sosproj as sp
 
     with Timer() as t:
-        if name.startswith("planted"):
-            rel = sp.release_marginals(X, K, epsilon=eps, delta=DELTA, domain=list(sizes), rng=seed,
-                                       **SOSPROJ[meth])
-            attr_map = list(range(len(sizes)))
-        else:
-            ds = sp.load_dataset(name)
-            attr_map = [list(ds.domain.names).index(a) for a in names]
-            rel = sp.release_marginals(ds, K, epsilon=eps, delta=DELTA, rng=seed, **SOSPROJ[meth])
+        ds, attr_map = _dataset(name, X, names, sizes)
+        rel = sp.release_marginals(ds, K, epsilon=eps, delta=DELTA, rng=seed, **SOSPROJ[meth])
         est = _tables_from_release(rel, wl, attr_map)
     l1, rmse = errors(wl, est, true, X.shape[0])
     info = rel.info
@@ -183,6 +234,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--methods", nargs="+", default=list(METHODS), choices=METHODS)
     ap.add_argument("--out", default=str(ROOT / "benchmarks/results_peers/grid.jsonl"))
     ap.add_argument("--run-pgm", action="store_true", help="run missing AIM / MST cells (slow)")
+    ap.add_argument("--unpaired", action="store_true",
+                    help="peers draw their own RP measurement (default: they post-process sosproj's alloc=rp draw)")
     ap.add_argument("--lnn-tol", type=float, default=0.1, help="GReM-LNN ADMM tolerance (counts)")
     ap.add_argument("--lnn-max-iter", type=int, default=2000)
     ap.add_argument("--trace-seed", type=int, default=None,
@@ -206,6 +259,7 @@ def main(argv: list[str] | None = None) -> None:
         build_s = time.perf_counter() - t0
         true = wl.workload_answers(X)
         binary = all(s == 2 for s in sizes)
+        paired = None if args.unpaired else (name, names, sizes)
         for eps in args.epsilons:
             for seed in args.seeds:
                 todo = {meth for meth in args.methods if (name, meth, eps, seed) not in done}
@@ -223,7 +277,8 @@ def main(argv: list[str] | None = None) -> None:
                     try:
                         if fam:
                             peaks.update({r["method"]: r["peak_mib"]
-                                          for r in run_rp_family(wl, X, true, eps, seed, fam, build_s, lnn_opts)})
+                                          for r in run_rp_family(wl, X, true, eps, seed, fam, build_s, lnn_opts,
+                                                                        paired)})
                         if "tables" in todo:
                             peaks["tables"] = run_tables(wl, X, true, eps, seed)["peak_mib"]
                         for meth in SOSPROJ:
@@ -232,7 +287,7 @@ def main(argv: list[str] | None = None) -> None:
                     finally:
                         TRACE["on"] = False
                 if fam:
-                    rows += run_rp_family(wl, X, true, eps, seed, fam, build_s, lnn_opts)
+                    rows += run_rp_family(wl, X, true, eps, seed, fam, build_s, lnn_opts, paired)
                 if "tables" in todo:
                     rows.append(run_tables(wl, X, true, eps, seed))
                 for meth in ("aim", "mst"):

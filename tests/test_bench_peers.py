@@ -199,3 +199,64 @@ def test_harness_error_metrics():
     tabs_e, tabs_t = wl.split_workload(est), wl.split_workload(true)
     assert l1 == pytest.approx(np.mean([np.abs(a - b).sum() for a, b in zip(tabs_e, tabs_t)]) / 20)
     assert rmse == pytest.approx(np.sqrt(np.mean((est - true) ** 2)))
+
+
+# ------------------------------------------------------------------ paired design (common random numbers)
+
+
+def _paired_setup(sizes, m, seed):
+    from marginals_peers import measurement_from_release
+
+    from sosproj.data.domain import Dataset, Domain
+
+    X = _data(sizes, m, seed)
+    # sosproj sees the attributes in another order than the harness (as for the real datasets)
+    perm = list(range(len(sizes)))[::-1]
+    ds = Dataset(X[:, perm], Domain.from_sizes([sizes[i] for i in perm]))
+    attr_map = [perm.index(i) for i in range(len(sizes))]
+    return X, ds, attr_map, measurement_from_release
+
+
+@pytest.mark.parametrize("sizes", [(2, 3, 4, 2), (2, 2, 2, 2, 2)])
+def test_paired_measurement_equals_peer_rp_noise_free_and_in_scales(sizes):
+    """sosproj's alloc=rp measurement, read in the peers' layout, is the peer code's RP measurement:
+    the same scales (same shape and exact sensitivity) and, noise off, the same residuals."""
+    import sosproj as sp
+    from sosproj.testing import noise_disabled
+
+    X, ds, attr_map, from_release = _paired_setup(sizes, 300, 1)
+    wl = MarginalWorkload.all_k_way(sizes, 3)
+    eps, delta = 0.7, 1e-9
+    sig_peer, _ = calibrated_sigmas(wl, rp_allocation_shape(wl), eps, delta)
+    rel = sp.release_marginals(ds, 3, epsilon=eps, delta=delta, rng=5, allocation="rp", reconstruction="blue")
+    meas = from_release(rel, wl, attr_map)
+    np.testing.assert_allclose(meas.sigmas, sig_peer, rtol=1e-10)
+    with noise_disabled():
+        rel0 = sp.release_marginals(ds, 3, epsilon=eps, delta=delta, rng=5, allocation="rp",
+                                    reconstruction="blue")
+    exact = measure(wl, X, np.zeros(len(wl.residuals)), np.random.default_rng(0))
+    np.testing.assert_allclose(from_release(rel0, wl, attr_map).r, exact.r, atol=1e-9)
+    # the noise of the paired measurement is P_A sigma_A z with the scales above
+    noise = (meas.r - exact.r) / wl.residual_sigmas_flat(meas.sigmas)
+    assert np.abs(noise - wl.project(noise)).max() < 1e-9 and noise.std() > 0.1
+    # the peers' BLUE of the paired measurement is sosproj's BLUE release
+    tabs = np.concatenate([np.asarray(rel.table([attr_map[i] for i in w]), float).ravel() for w in wl.sets])
+    np.testing.assert_allclose(blue(meas), tabs, atol=1e-8)
+
+
+def test_default_and_rp_allocations_draw_the_same_standard_normals():
+    """Common random numbers: for one seed, the default allocation's noise is the rp allocation's noise
+    rescaled per residual (sigma_A^auto / sigma_A^rp): the same standard-normal stream."""
+    import sosproj as sp
+
+    sizes = (2, 3, 4, 2, 3)
+    X, ds, attr_map, from_release = _paired_setup(sizes, 200, 2)
+    wl = MarginalWorkload.all_k_way(sizes, 3)
+    exact = measure(wl, X, np.zeros(len(wl.residuals)), np.random.default_rng(0))
+    z = []
+    for alloc in ("rp", "auto"):
+        rel = sp.release_marginals(ds, 3, epsilon=0.2, delta=1e-9, rng=11, allocation=alloc, reconstruction="blue")
+        meas = from_release(rel, wl, attr_map)
+        z.append((meas.r - exact.r) / wl.residual_sigmas_flat(meas.sigmas))
+    assert not np.allclose(rel.info["auto_mix"], 0.0)             # the two allocations differ
+    np.testing.assert_allclose(z[0], z[1], atol=1e-9)
