@@ -8,16 +8,19 @@ m * epsilon / sqrt(#cells of the workload). The rule t = auto_mix(snr) is fitted
 per (shape, epsilon) in docs/bench_allocation.md. Never run on nltcs/adult/titanic.
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_study.py 1 > benchmarks/results_allocation/raw.txt
+       OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_study.py 2 auto cat8x5 --eps 0.03 0.1 0.3 1 3 10 \
+           > benchmarks/results_allocation/raw_onehot_cat8x5.txt
        OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_study.py 1 auto binary \
            > benchmarks/results_allocation/raw_binary_cube.txt
 (second form: the default reconstruction, which is the Boolean-cube projection + LNN on binary data,
-on the binary shapes only).
+on the binary shapes only; third form: the default reconstruction of categorical data, LNN + the
+one-hot degree-2 PSD, on one shape, at the epsilons given, ``--seed0`` the first seed).
 """
 
 from __future__ import annotations
 
+import argparse
 import itertools
-import sys
 import time
 
 import numpy as np
@@ -33,6 +36,11 @@ SHAPES = {
     "cat8-m2k": ([2, 3, 5, 8, 12, 4, 16, 6], 2000),
     "cat8-m30k": ([2, 3, 5, 8, 12, 4, 16, 6], 30000),
     "cat6-wide-m5k": ([30, 20, 2, 10, 25, 3], 5000),
+    # small m, low public SNR (down to ~1e-3): the regime of the one-hot PSD reconstruction
+    "cat8x5-m500": ([5] * 8, 500),
+    "cat10-m300": ([3, 4, 2, 6, 5, 3, 7, 2, 4, 8], 300),
+    "cat9-wide-m1k": ([2, 4, 3, 60, 8, 6, 25, 3, 10], 1000),
+    "cat6-wide-m2k": ([40, 30, 2, 3, 12, 20], 2000),
 }
 EPS = (0.1, 0.3, 1.0, 3.0, 10.0)
 #: Reconstruction used in the study (the projection onto locally non-negative consistent tables).
@@ -52,9 +60,15 @@ def latent_class(sizes: list[int], m: int, classes: int, rng: np.random.Generato
 
 
 def main() -> None:
-    seeds = int(sys.argv[1]) if len(sys.argv) > 1 else 2
-    recon = sys.argv[2] if len(sys.argv) > 2 else RECON
-    only = sys.argv[3] if len(sys.argv) > 3 else ""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("seeds", type=int, nargs="?", default=2)
+    ap.add_argument("recon", nargs="?", default=RECON)
+    ap.add_argument("only", nargs="?", default="", help="shape-name prefix")
+    ap.add_argument("--eps", type=float, nargs="+", default=list(EPS))
+    ap.add_argument("--mix", type=float, nargs="+", default=list(MIX))
+    ap.add_argument("--seed0", type=int, default=0)
+    args = ap.parse_args()
+    recon, only = args.recon, args.only
     print("shape eps mix snr seed err time_s", flush=True)
     for name, (sizes, m) in SHAPES.items():
         if only and not name.startswith(only):
@@ -62,7 +76,7 @@ def main() -> None:
         ds = latent_class(sizes, m, 4, np.random.default_rng(12345))
         sets = list(itertools.combinations(range(len(sizes)), 3))
         truth = {w: ds.marginal(w) for w in sets}
-        for eps, mix, seed in itertools.product(EPS, MIX, range(seeds)):
+        for eps, seed, mix in itertools.product(args.eps, range(args.seed0, args.seed0 + args.seeds), args.mix):
             t0 = time.perf_counter()
             rel = release(ds, 3, epsilon=eps, delta=1e-9, allocation="auto", reconstruction=recon,
                           rng=1000 + seed, _mix=mix, options={"on_fail": "return"})

@@ -4,9 +4,14 @@ Usage: ``python benchmarks/peers/report.py [--results DIR] [--doc FILE.md] [--im
 Rewrites the part of the doc between ``<!-- generated:start -->`` and ``<!-- generated:end -->`` and
 prints the ratio table.  Every number in that part comes from the rows.
 
+Rows: the current run's files ``v4_*.jsonl`` (``--prefix``) and the AIM / MST rows ``pgm*.jsonl``; older
+row files stay in the folder and are not read.
+
 Statistics: mean over seeds with a 95% Student-t interval; ratio ``default / best peer`` of means with a
-delta-method 95% upper end ``r (1 + sqrt((h_a/a)^2 + (h_b/b)^2))`` (``h`` = half-widths; seeds of
-different methods are independent draws).
+delta-method 95% upper end ``r (1 + sqrt((h_a/a)^2 + (h_b/b)^2))`` (``h`` = half-widths; as if the
+seeds of the two methods were independent draws); and the paired ratio: geometric mean of the
+per-seed ratios with a 95% t-interval on the log-ratios (the post-processing peers and sosproj's
+releases of one seed share the noise draw, so the per-seed ratio cancels most of it).
 """
 
 from __future__ import annotations
@@ -34,11 +39,18 @@ def t975(n: int) -> float:
     return float(t.ppf(0.975, n - 1)) if n > 1 else math.inf
 
 
-def load_rows(results: Path) -> list[dict]:
-    """Every stored row, one per (dataset, method, epsilon, seed): the LAST in file-name order wins
-    (``sosproj_v2_*`` rows of a newer sosproj commit replace older ones)."""
+#: Row files of the current run (sosproj and the linear peers); older files are kept, never read.
+PREFIX = "v4_"
+#: AIM / MST rows (written by their own runner): read whatever the prefix.
+PGM_GLOB = "pgm*.jsonl"
+
+
+def load_rows(results: Path, prefix: str = PREFIX) -> list[dict]:
+    """Every stored row of the current run (``{prefix}*.jsonl``) and the AIM / MST rows (``pgm*.jsonl``),
+    one per (dataset, method, epsilon, seed); within them the LAST in file-name order wins."""
     rows: dict = {}
-    for f in sorted(results.glob("*.jsonl")):
+    files = sorted(results.glob(f"{prefix}*.jsonl")) + sorted(results.glob(PGM_GLOB))
+    for f in files:
         for x in f.read_text().splitlines():
             if x.strip():
                 r = json.loads(x)
@@ -79,7 +91,25 @@ def ratio(a: dict, b: dict) -> tuple[float, float]:
     return r, r * (1 + rel)
 
 
-def make_tables(agg: dict) -> str:
+def paired_ratio(rows: list[dict], ds: str, eps: float, a: str, b: str) -> tuple[float, float, float, int] | None:
+    """Per-seed ratios ``l1(a) / l1(b)`` over the seeds both hold: geometric mean and its 95% t-interval
+    (mean of the log-ratios +- t * sd / sqrt(n), exponentiated), and n.  ``None`` with fewer than 2 seeds."""
+    by = {m: {int(r["seed"]): r["l1"] for r in rows if r["dataset"] == ds and r["method"] == m
+              and float(r["epsilon"]) == eps and r.get("l1") is not None} for m in (a, b)}
+    seeds = sorted(set(by[a]) & set(by[b]))
+    if len(seeds) < 2:
+        return None
+    lr = np.log([by[a][s] / by[b][s] for s in seeds])
+    h = t975(len(lr)) * lr.std(ddof=1) / math.sqrt(len(lr))
+    return float(np.exp(lr.mean())), float(np.exp(lr.mean() - h)), float(np.exp(lr.mean() + h)), len(lr)
+
+
+def fmt_paired(pr: tuple[float, float, float, int] | None) -> str:
+    return "-" if pr is None else f"{pr[0]:.3f} [{pr[1]:.3f}, {pr[2]:.3f}] (n={pr[3]})"
+
+
+def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
+    rows = rows or []
     lines = []
     datasets = [d for d in DATASETS if any(k[0] == d for k in agg)]
     for ds in datasets:
@@ -104,9 +134,15 @@ def make_tables(agg: dict) -> str:
             lines.append(f"| {e:g} | " + " | ".join(cells) + " |")
         lines.append("")
     # ratio table: default vs best peer
-    lines += ["#### Ratios: sosproj default / best peer (ratio of means; upper end of its 95% interval)", "",
-              "| dataset | epsilon | best linear peer | ratio (upper) | vs AIM: error ratio, time ratio | "
-              "vs MST: error ratio, time ratio |", "|---|---|---|---|---|---|"]
+    lines += ["#### Ratios: sosproj default / best peer", "",
+              "Best linear peer = lowest mean error in the cell. Unpaired: ratio of means, upper end of its "
+              "delta-method 95% interval. Paired: geometric mean of the per-seed ratios with its 95% t-interval "
+              "(RP, RP+truncate and GReM-LNN post-process the same noisy measurement as sosproj's alloc=rp, "
+              "whose standard normals the default shares; equal tables draws its own noise, so against it the "
+              "pairing is by seed only).", "",
+              "| dataset | epsilon | best linear peer | ratio (upper) | paired ratio [95% interval] | "
+              "vs AIM: error ratio, time ratio | vs MST: error ratio, time ratio |",
+              "|---|---|---|---|---|---|---|"]
     for ds in datasets:
         for e in sorted({k[2] for k in agg if k[0] == ds}):
             d = agg.get((ds, "sosproj", e))
@@ -116,9 +152,10 @@ def make_tables(agg: dict) -> str:
             if peers:
                 best = min(peers)[1]
                 r, up = ratio(d, agg[(ds, best, e)])
-                bl = f"{LABEL[best]} | {r:.3f} ({fmt(up) if math.isfinite(up) else 'one seed'})"
+                bl = (f"{LABEL[best]} | {r:.3f} ({fmt(up) if math.isfinite(up) else 'one seed'}) | "
+                      f"{fmt_paired(paired_ratio(rows, ds, e, 'sosproj', best))}")
             else:
-                bl = "- | -"
+                bl = "- | - | -"
             pg = []
             for p in ("aim", "mst"):
                 a = agg.get((ds, p, e))
@@ -131,6 +168,18 @@ def make_tables(agg: dict) -> str:
                     ups = fmt(up) if math.isfinite(up) else "one seed"
                     pg.append(f"{r:.3f} ({ups}), {d['seconds'] / a['seconds']:.4f} (n={a['n']})")
             lines.append(f"| {ds} | {e:g} | {bl} | {pg[0]} | {pg[1]} |")
+    lines.append("")
+    # paired ratios against every post-processing peer and the variants
+    others = ("rp_trunc", "grem_lnn", "tables", "sosproj_rp", "sosproj_lnn")
+    lines += ["#### Paired ratios: sosproj default / each method (geometric mean of per-seed ratios, 95% interval)",
+              "", "| dataset | epsilon | " + " | ".join(LABEL[m] for m in others) + " |",
+              "|---|---|" + "---|" * len(others)]
+    for ds in datasets:
+        for e in sorted({k[2] for k in agg if k[0] == ds}):
+            if (ds, "sosproj", e) not in agg:
+                continue
+            lines.append(f"| {ds} | {e:g} | " + " | ".join(fmt_paired(paired_ratio(rows, ds, e, "sosproj", m))
+                                                         for m in others) + " |")
     lines.append("")
     # runtime / memory
     lines += ["#### Runtime (median seconds per release) and peak memory (MiB) at epsilon = 1", "",
@@ -187,9 +236,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--results", default=str(ROOT / "benchmarks/results_peers"))
     ap.add_argument("--doc", default=str(ROOT / "docs/bench_peers.md"))
     ap.add_argument("--img", default=str(ROOT / "docs/img/bench_peers.png"))
+    ap.add_argument("--prefix", default=PREFIX, help="row files of the current run: PREFIX*.jsonl")
     args = ap.parse_args(argv)
-    agg = aggregate(load_rows(Path(args.results)))
-    text = make_tables(agg)
+    rows = load_rows(Path(args.results), args.prefix)
+    agg = aggregate(rows)
+    text = make_tables(agg, rows)
     doc = Path(args.doc)
     if doc.exists():
         s = doc.read_text()
