@@ -1,7 +1,11 @@
-"""Summarize benchmarks/results_allocation/raw.txt: best mixing weight t per (shape, epsilon) and the fitted rule.
+"""Summarize the allocation study: best mixing weight t per (shape, epsilon) and the fitted rule.
 
 Usage: python benchmarks/allocation_fit.py benchmarks/results_allocation/raw.txt
        python benchmarks/allocation_fit.py benchmarks/results_allocation/raw_binary_cube.txt --cube
+       python benchmarks/allocation_fit.py benchmarks/results_allocation/raw_onehot_*.txt --onehot
+
+``--onehot`` fits the rule of the categorical default reconstruction (LNN + one-hot PSD):
+``t = t_max / (1 + (snr / snr_0)^p) / (1 + (snr_lo / snr)^q)`` (``snr_lo = 0``: the plain rule).
 """
 
 from __future__ import annotations
@@ -18,34 +22,49 @@ sys.path.insert(0, "benchmarks")
 from allocation_study import SHAPES  # noqa: E402
 
 
+def rule_t(snr: float, tmax: float, c: float, p: float, lo: float = 0.0, q: float = 1.0) -> float:
+    t = tmax / (1 + (snr / c) ** p)
+    return t / (1 + (lo / snr) ** q) if lo > 0 else t
+
+
 def main() -> None:
-    cube = len(sys.argv) > 2 and sys.argv[2] == "--cube"       # the rule column for AUTO_MIX_CUBE
-    rows = [ln.split() for ln in open(sys.argv[1]) if ln[0] != "s"]
+    flags = {a for a in sys.argv[1:] if a.startswith("--")}
+    files = [a for a in sys.argv[1:] if not a.startswith("--")]
+    rule = "cube" if "--cube" in flags else ("onehot" if "--onehot" in flags else "lnn")
     err: dict[tuple[str, float], dict[float, list[float]]] = defaultdict(lambda: defaultdict(list))
     snr: dict[tuple[str, float], float] = {}
-    for shape, eps, mix, _snr_old, _seed, e, _t in rows:
-        err[(shape, float(eps))][float(mix)].append(float(e))
-        sizes, m = SHAPES[shape]
-        snr[(shape, float(eps))] = public_snr(m, float(eps), ResidualLayout(sizes, all_k_way(len(sizes), 3)))
-    # grid search of the rule t = tmax / (1 + (snr / c)^p): mean relative regret over the cells,
-    # the error at the rule's t read by linear interpolation between the measured mixing weights
+    for f in files:
+        for ln in open(f):
+            if not ln.strip() or ln[0] == "s":
+                continue
+            shape, eps, mix, _snr_old, _seed, e, _t = ln.split()
+            err[(shape, float(eps))][float(mix)].append(float(e))
+            sizes, m = SHAPES[shape]
+            snr[(shape, float(eps))] = public_snr(m, float(eps), ResidualLayout(sizes, all_k_way(len(sizes), 3)))
+    # grid search of the rule: mean relative regret over the cells, the error at the rule's t read by
+    # linear interpolation between the measured mixing weights (per cell: the mean over its seeds)
     curves = {key: (sorted(by_mix), [float(np.mean(by_mix[t])) for t in sorted(by_mix)]) for key, by_mix in err.items()}
-    best_rule, best_regret = None, np.inf
+    lows = ((0.0, 1.0),) + (tuple((lo, q) for lo in (0.001, 0.002, 0.003, 0.005, 0.01, 0.02, 0.03, 0.05)
+                                  for q in (1.0, 2.0, 3.0)) if rule == "onehot" else ())
+    fits = []
     for tmax in (1.0, 1.5, 2.0):
         for c in (2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0):
             for p in (1.0, 1.5, 2.0, 3.0):
-                reg = []
-                for key, (ts, es) in curves.items():
-                    t = tmax / (1 + (snr[key] / c) ** p)
-                    reg.append(np.interp(t, ts, es) / min(es) - 1)
-                if np.mean(reg) < best_regret:
-                    best_rule, best_regret = (tmax, c, p), float(np.mean(reg))
-    print(f"best rule (tmax, snr0, power) = {best_rule}: mean regret {best_regret:.4f}")
+                for lo, q in lows:
+                    reg = [np.interp(rule_t(snr[key], tmax, c, p, lo, q), ts, es) / min(es) - 1
+                           for key, (ts, es) in curves.items()]
+                    fits.append((float(np.mean(reg)), (tmax, c, p) + ((lo, q) if rule == "onehot" else ())))
+    fits.sort()
+    print(f"best rule {'(tmax, snr0, power, snr_lo, power_lo)' if rule == 'onehot' else '(tmax, snr0, power)'}"
+          f" = {fits[0][1]}: mean regret {fits[0][0]:.4f}")
+    if rule == "onehot":
+        plain = min(f for f in fits if f[1][3] == 0.0)
+        print(f"best plain rule (snr_lo = 0) = {plain[1]}: mean regret {plain[0]:.4f}")
     print("shape eps snr best_t err(best) err(t=0,rp) err(t=1,equal) t_rule err(rule~nearest)")
-    for key, by_mix in err.items():
+    for key, by_mix in sorted(err.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         mean = {t: float(np.mean(v)) for t, v in by_mix.items()}
         best = min(mean, key=mean.get)
-        tr = auto_mix(snr[key], cube)
+        tr = auto_mix(snr[key], rule=rule)
         near = min(mean, key=lambda t: abs(t - tr))
         print(f"{key[0]} {key[1]:g} {snr[key]:.3g} {best:g} {mean[best]:.5f} {mean.get(0.0, np.nan):.5f} "
               f"{mean.get(1.0, np.nan):.5f} {tr:.2f} {mean[near]:.5f}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import os
 
 import numpy as np
@@ -110,11 +111,37 @@ def test_same_public_parameters_give_identical_noise_scales():
     a = _data((2, 3, 5, 4), 300, seed=1)
     b = _data((2, 3, 5, 4), 300, seed=2)
     assert not np.array_equal(a.records, b.records)
-    for alloc in mp.ALLOCATIONS:
-        ra = sp.release_marginals(a, 3, epsilon=0.7, delta=1e-6, allocation=alloc, reconstruction="blue", rng=0)
-        rb = sp.release_marginals(b, 3, epsilon=0.7, delta=1e-6, allocation=alloc, reconstruction="blue", rng=5)
+    for alloc, recon, eps in itertools.product(mp.ALLOCATIONS, ("blue", "auto"), (0.7, 0.01)):
+        kw = {"epsilon": eps, "delta": 1e-6, "allocation": alloc, "reconstruction": recon}
+        ra = sp.release_marginals(a, 3, rng=0, **kw)
+        rb = sp.release_marginals(b, 3, rng=5, **kw)
         assert ra.info["noise_scales"] == rb.info["noise_scales"]
+        assert ra.info["auto_mix"] == rb.info["auto_mix"]
         assert ra.spec == rb.spec
+    # the rule follows the (public) reconstruction: one-hot PSD on this categorical layout
+    assert ra.info["auto_mix_rule"] is None
+    rel = sp.release_marginals(a, 3, epsilon=0.7, delta=1e-6, rng=0)
+    assert rel.info["auto_mix_rule"] == "onehot"
+    rel = sp.release_marginals(a, 3, epsilon=0.7, delta=1e-6, reconstruction="lnn", rng=0)
+    assert rel.info["auto_mix_rule"] == "lnn"
+
+
+def test_auto_mix_rules_shapes():
+    """t in [0, t_max]; -> 0 at high SNR for every rule; the one-hot rule also -> 0 as SNR -> 0 and
+    equals the plain rule times its low-SNR factor; unknown rule names are refused."""
+    snrs = np.logspace(-4, 4, 81)
+    for rule in mp.MIX_RULES:
+        t = np.array([mp.auto_mix(x, rule=rule) for x in snrs])
+        assert np.all((t >= 0) & (t <= 2.0)) and t[-1] < 1e-2
+    tmax, c, p, lo, q = mp.AUTO_MIX_ONEHOT
+    for x in (1e-3, 0.03, 1.0, 50.0):
+        plain = tmax / (1 + (x / c) ** p)
+        want = plain / (1 + (lo / x) ** q) if lo > 0 else plain
+        assert math.isclose(mp.auto_mix(x, rule="onehot"), want, rel_tol=1e-12)
+    assert mp.auto_mix(0.0, rule="onehot") == (0.0 if lo > 0 else tmax)
+    assert mp.auto_mix(3.0, cube=True) == mp.auto_mix(3.0, rule="cube")
+    with pytest.raises(InvalidParameterError, match="rule"):
+        mp.auto_mix(1.0, rule="tables")
 
 
 # ---------------------------------------------------------------- reconstructions

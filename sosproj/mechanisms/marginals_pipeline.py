@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from sosproj.privacy.accountant import PrivacyAccountant
 
 __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "allocation_shape", "residual_sensitivity", "public_snr",
-           "auto_mix", "noise_scales", "measure", "Measurement", "release", "parse_workload"]
+           "auto_mix", "mix_rule", "onehot_psd", "noise_scales", "measure", "Measurement", "release", "parse_workload"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -151,25 +151,59 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
 
 
 #: Parameters of :func:`auto_mix` ``(t_max, snr_0, power)``, fitted to ``benchmarks/results_allocation/``
-#: (docs/bench_allocation.md): for the ``"lnn"`` / one-hot reconstructions, and for binary data
-#: reconstructed with the Boolean-cube projection (``reconstruction="auto"``).
+#: (docs/bench_allocation.md): for the ``"lnn"`` reconstruction, and for binary data reconstructed
+#: with the Boolean-cube projection (``reconstruction="auto"``).
 AUTO_MIX = (2.0, 7.0, 1.5)
 AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
+#: ``(t_max, snr_0, power, snr_lo, power_lo)`` for categorical data reconstructed with the one-hot
+#: degree-2 PSD (``reconstruction="auto"``): the :data:`AUTO_MIX` curve times a fall-off at very low SNR,
+#: fitted to the low-SNR study (``benchmarks/results_allocation/fit_onehot.txt``).
+AUTO_MIX_ONEHOT = (2.0, 7.0, 1.5, 0.0, 1.0)
+
+#: The three rules of :func:`auto_mix`, by the reconstruction that follows the measurement.
+MIX_RULES = ("lnn", "cube", "onehot")
 
 
-def auto_mix(snr: float, cube: bool = False) -> float:
+def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> float:
     r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
 
-    ``t = t_max / (1 + (snr / snr_0)^power)`` with :data:`AUTO_MIX` (or :data:`AUTO_MIX_CUBE` when
-    the reconstruction is the Boolean-cube projection): ``t -> t_max`` (past equal tables: more
-    budget on the low orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at
-    high signal-to-noise; a fixed function of :func:`public_snr` (public quantities only).
+    ``t = t_max / (1 + (snr / snr_0)^power)``, for the one-hot rule times
+    ``1 / (1 + (snr_lo / snr)^power_lo)``: ``t -> t_max`` (past equal tables: more budget on the low
+    orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at high signal-to-noise,
+    and for the one-hot PSD reconstruction back towards 0 at very low signal-to-noise, where the
+    synthetic study found ResidualPlanner's allocation better again. ``rule`` is ``"lnn"``
+    (:data:`AUTO_MIX`), ``"cube"`` (:data:`AUTO_MIX_CUBE`; also ``cube=True``) or ``"onehot"``
+    (:data:`AUTO_MIX_ONEHOT`): the reconstruction is public, so the rule may depend on it. A fixed
+    function of :func:`public_snr` (public quantities only).
 
     >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
     (1.0, 0.0)
     """
-    t_max, snr0, power = AUTO_MIX_CUBE if cube else AUTO_MIX
-    return t_max / (1.0 + (max(float(snr), 0.0) / snr0) ** power)
+    rule = ("cube" if cube else "lnn") if rule is None else rule
+    snr = max(float(snr), 0.0)
+    if rule == "onehot":
+        t_max, snr0, power, snr_lo, power_lo = AUTO_MIX_ONEHOT
+    elif rule == "cube":
+        (t_max, snr0, power), snr_lo, power_lo = AUTO_MIX_CUBE, 0.0, 1.0
+    elif rule == "lnn":
+        (t_max, snr0, power), snr_lo, power_lo = AUTO_MIX, 0.0, 1.0
+    else:
+        raise InvalidParameterError(f"rule must be one of {MIX_RULES}; got {rule!r}")
+    t = t_max / (1.0 + (snr / snr0) ** power)
+    if snr_lo > 0.0:
+        t = t / (1.0 + (snr_lo / snr) ** power_lo) if snr > 0.0 else 0.0
+    return t
+
+
+def mix_rule(layout: ResidualLayout, reconstruction: str) -> str:
+    """Which :func:`auto_mix` rule applies: the reconstruction actually run on this (public) layout."""
+    if reconstruction != "auto":
+        return "lnn"
+    n = len(layout.sizes)
+    k = max((len(A) for A in layout.residual_sets), default=0)
+    if all(s == 2 for s in layout.sizes) and cube_degree(n, k) is not None:
+        return "cube"
+    return "onehot" if onehot_psd(layout) else "lnn"
 
 
 def allocation_shape(layout: ResidualLayout, allocation: str, *, m: int, epsilon: float,
@@ -448,15 +482,20 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarr
 def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
     """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN + one-hot degree-2 PSD."""
     lay = meas.layout
-    n = len(lay.sizes)
     if all(s == 2 for s in lay.sizes):
         out = _cube_then_lnn(meas, options)
         if out is not None:
             return out
-    pairs_ok = all((i, j) in lay.res_pos for i in range(n) for j in range(i + 1, n))
-    order = 1 + sum(lay.sizes)
-    affordable = order <= PSD_MAX_ORDER and n * (n - 1) // 2 <= PSD_MAX_PAIRS
-    return _projector(meas, pairs_ok and n >= 2 and affordable, options)
+    return _projector(meas, onehot_psd(lay), options)
+
+
+def onehot_psd(layout: ResidualLayout) -> bool:
+    """Whether ``reconstruction="auto"`` adds the one-hot degree-2 PSD: every attribute pair in the
+    workload's closure and the moment matrix within :data:`PSD_MAX_ORDER` / :data:`PSD_MAX_PAIRS`."""
+    n = len(layout.sizes)
+    pairs_ok = all((i, j) in layout.res_pos for i in range(n) for j in range(i + 1, n))
+    affordable = 1 + sum(layout.sizes) <= PSD_MAX_ORDER and n * (n - 1) // 2 <= PSD_MAX_PAIRS
+    return pairs_ok and n >= 2 and affordable
 
 
 #: Limits of the one-hot degree-2 PSD step of ``reconstruction="auto"`` (its map loops over the
@@ -506,8 +545,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         _check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
-    cube = reconstruction == "auto" and ds.domain.is_binary and cube_degree(ds.n, max(map(len, wl))) is not None
-    mix = (auto_mix(public_snr(ds.m, spec_args["epsilon"], layout), cube) if _mix is None else float(_mix))
+    rule = mix_rule(layout, reconstruction)
+    mix = (auto_mix(public_snr(ds.m, spec_args["epsilon"], layout), rule=rule) if _mix is None else float(_mix))
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
     if accountant is not None:
         # before the records are read: a refused charge draws no noise and releases nothing
@@ -521,6 +560,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
         "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
         "auto_mix": mix if allocation == "auto" else None,
+        "auto_mix_rule": rule if allocation == "auto" else None,
         "public_snr": public_snr(ds.m, spec.epsilon, layout),
         "reconstruction_info": rinfo, **layout.info(), **noise_info(),
     }
