@@ -16,7 +16,7 @@ from collections import defaultdict
 import numpy as np
 
 from sosproj.data.residuals import ResidualLayout, all_k_way
-from sosproj.mechanisms.marginals_pipeline import auto_mix, public_snr
+from sosproj.mechanisms.marginals_pipeline import AUTO_MIX, auto_mix, public_snr
 
 sys.path.insert(0, "benchmarks")
 from allocation_study import SHAPES  # noqa: E402
@@ -60,6 +60,11 @@ def main() -> None:
     if rule == "onehot":
         plain = min(f for f in fits if f[1][3] == 0.0)
         print(f"best plain rule (snr_lo = 0) = {plain[1]}: mean regret {plain[0]:.4f}")
+        # the high-SNR part kept at the lnn rule (fitted on more shapes, up to snr ~1700): only the fall-off
+        fixed = min(f for f in fits if f[1][:3] == AUTO_MIX)
+        print(f"best fall-off on the lnn rule {AUTO_MIX} = {fixed[1]}: mean regret {fixed[0]:.4f}")
+        print(f"the lnn rule itself {AUTO_MIX + (0.0, 1.0)}: mean regret "
+              f"{min(f for f in fits if f[1] == AUTO_MIX + (0.0, 1.0))[0]:.4f}")
     print("shape eps snr best_t err(best) err(t=0,rp) err(t=1,equal) t_rule err(rule~nearest)")
     for key, by_mix in sorted(err.items(), key=lambda kv: (kv[0][0], kv[0][1])):
         mean = {t: float(np.mean(v)) for t, v in by_mix.items()}

@@ -48,12 +48,13 @@ RECON = "lnn"
 MIX = (0.0, 0.5, 1.0, 1.5, 2.0)
 
 
-def latent_class(sizes: list[int], m: int, classes: int, rng: np.random.Generator) -> Dataset:
-    """Records from a mixture of product distributions (Dirichlet(0.5) per class and attribute)."""
+def latent_class(sizes: list[int], m: int, classes: int, rng: np.random.Generator, alpha: float = 0.5) -> Dataset:
+    """Records from a mixture of product distributions (Dirichlet(alpha) per class and attribute; a small
+    ``alpha`` gives skewed attributes and many empty cells)."""
     z = rng.integers(0, classes, size=m)
     cols = []
     for s in sizes:
-        probs = rng.dirichlet(np.full(s, 0.5), size=classes)
+        probs = rng.dirichlet(np.full(s, alpha), size=classes)
         u = rng.random(m)
         cols.append((u[:, None] > np.cumsum(probs[z], axis=1)).sum(axis=1).clip(0, s - 1))
     return Dataset(np.stack(cols, axis=1), Domain.from_sizes(sizes))

@@ -197,7 +197,7 @@ def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> d
         est = _tables_from_release(rel, wl, attr_map)
     l1, rmse = errors(wl, est, true, X.shape[0])
     info = rel.info
-    extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix") if k in info}
+    extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix", "auto_mix_rule") if k in info}
     return {"method": meth, "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib, **extra}
 
 

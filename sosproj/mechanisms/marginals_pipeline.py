@@ -158,7 +158,7 @@ AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
 #: ``(t_max, snr_0, power, snr_lo, power_lo)`` for categorical data reconstructed with the one-hot
 #: degree-2 PSD (``reconstruction="auto"``): the :data:`AUTO_MIX` curve times a fall-off at very low SNR,
 #: fitted to the low-SNR study (``benchmarks/results_allocation/fit_onehot.txt``).
-AUTO_MIX_ONEHOT = (2.0, 7.0, 1.5, 0.0, 1.0)
+AUTO_MIX_ONEHOT = (2.0, 7.0, 1.5, 0.02, 3.0)
 
 #: The three rules of :func:`auto_mix`, by the reconstruction that follows the measurement.
 MIX_RULES = ("lnn", "cube", "onehot")
