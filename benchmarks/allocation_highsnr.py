@@ -8,6 +8,10 @@ default tolerance (1e-3, relative) and tight (1e-6), and the default binary reco
 projection then LNN), also tight.  Error: L1 per marginal / m over all 3-way marginals.
 
 Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_highsnr.py > benchmarks/results_allocation/highsnr.txt
+       OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_highsnr.py --tol-sweep \
+           > benchmarks/results_allocation/highsnr_tol.txt
+(second form: sosproj's reconstructions at the solver tolerances 1e-3 (the old default), 1e-4, 2e-5, 1e-6,
+seeds 0 and 1, with the label ``sosproj_<recon>_tol<tol>``).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ SHAPES = {"binary16-m20k-skewed": ([2] * 16, 20000, 0.1)}
 
 
 def main() -> None:
+    sweep = "--tol-sweep" in sys.argv[1:]
     print("shape eps seed method l1 seconds", flush=True)
     for name, (sizes, m, alpha) in SHAPES.items():
         ds = latent_class(sizes, m, 4, np.random.default_rng(12345), alpha=alpha)
@@ -42,16 +47,21 @@ def main() -> None:
         true = wl.workload_answers(X)
         ident = list(range(len(sizes)))
         for eps in (3.0, 10.0):
-            for seed in range(4):
+            for seed in range(2 if sweep else 4):
                 kw = {"epsilon": eps, "delta": 1e-9, "rng": seed, "allocation": "rp"}
                 meas = measurement_from_release(release(ds, 3, reconstruction="blue", **kw), wl, ident)
-                for label, what, opts in (("blue", "peer", {}),
+                plan = (("blue", "peer", {}),
                                           ("grem_lnn_grid", "peer", {"tol": 0.1, "max_iter": 1000}),
                                           ("grem_lnn_conv", "peer", {"tol": 1e-3, "max_iter": 5000}),
                                           ("sosproj_lnn", "lnn", {}),
                                           ("sosproj_lnn_tight", "lnn", {"tol": 1e-6, "max_iter": 5000}),
                                           ("sosproj_cube_lnn", "auto", {}),
-                                          ("sosproj_cube_lnn_tight", "auto", {"tol": 1e-6, "max_iter": 5000})):
+                                          ("sosproj_cube_lnn_tight", "auto", {"tol": 1e-6, "max_iter": 5000}))
+                if sweep:
+                    plan = tuple((f"sosproj_{'cube_lnn' if r == 'auto' else r}_tol{tol:g}", r,
+                                  {"tol": tol, "max_iter": 5000})
+                                 for r in ("lnn", "auto") for tol in (1e-3, 1e-4, 2e-5, 1e-6))
+                for label, what, opts in plan:
                     t0 = time.perf_counter()
                     if label == "blue":
                         est = blue(meas)

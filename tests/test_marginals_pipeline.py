@@ -331,3 +331,15 @@ def test_one_hot_system_relaxation_size_and_points():
     assert S.contains([[0, 1, 0, 0, 1]]).all() and not S.contains([[1, 1, 0, 0, 1]]).any()
     R = MomentRelaxation(S, 2)
     assert R.n_moments == 1 + (1 + 2) + 1 * 2
+
+
+def test_default_tolerance_follows_public_snr_and_options_override():
+    """The projections' tolerance is min(1e-3, 0.005 / snr) unless options give one."""
+    ds = _data((2, 3, 2, 3), 5000, seed=4)
+    lo = sp.release_marginals(ds, 3, epsilon=0.002, delta=1e-6, rng=0)
+    hi = sp.release_marginals(ds, 3, epsilon=50.0, delta=1e-6, rng=0, reconstruction="lnn")
+    assert lo.info["reconstruction_tol"] == mp.default_tolerance(lo.info["public_snr"]) == mp.DEFAULT_TOL
+    assert hi.info["reconstruction_tol"] == mp.TOL_SNR / hi.info["public_snr"] < mp.DEFAULT_TOL
+    own = mp.release(ds, 3, epsilon=50.0, delta=1e-6, rng=0, reconstruction="lnn", options={"tol": 1e-2})
+    assert own.info["reconstruction_tol"] == 1e-2
+    assert mp.default_tolerance(0.0) == mp.DEFAULT_TOL
