@@ -12,6 +12,9 @@ Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/allocation_highsnr.py > benchmar
            > benchmarks/results_allocation/highsnr_tol.txt
 (second form: sosproj's reconstructions at the solver tolerances 1e-3 (the old default), 1e-4, 2e-5, 1e-6,
 seeds 0 and 1, with the label ``sosproj_<recon>_tol<tol>``).
+       python benchmarks/allocation_highsnr.py --summary FILE... > benchmarks/results_allocation/highsnr_summary.txt
+(mean error per (shape, epsilon, method) over the seeds that every method of the cell holds; the ratio
+to GReM-LNN at the grid's setting when that is in the file).
 """
 
 from __future__ import annotations
@@ -37,7 +40,31 @@ from sosproj.mechanisms.marginals_pipeline import release  # noqa: E402
 SHAPES = {"binary16-m20k-skewed": ([2] * 16, 20000, 0.1)}
 
 
+def summary(files: list[str]) -> None:
+    from collections import defaultdict
+
+    cells: dict = defaultdict(lambda: defaultdict(dict))
+    for f in files:
+        for ln in open(f):
+            parts = ln.split()
+            if len(parts) != 6 or parts[0] == "shape":
+                continue
+            shape, eps, seed, meth, l1, _sec = parts
+            cells[(shape, float(eps))][meth][int(seed)] = float(l1)
+    print("shape eps method n mean_l1 ratio_to_grem_lnn_grid(paired seeds)")
+    for (shape, eps), by in cells.items():
+        seeds = set.intersection(*(set(v) for v in by.values()))
+        ref = by.get("grem_lnn_grid")
+        for meth, v in by.items():
+            mean = float(np.mean([v[s] for s in seeds]))
+            r = float(np.mean([v[s] / ref[s] for s in seeds])) if ref and seeds <= set(ref) else float("nan")
+            print(f"{shape} {eps:g} {meth} {len(seeds)} {mean:.7f} {r:.4f}")
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["--summary"]:
+        summary(sys.argv[2:])
+        return
     sweep = "--tol-sweep" in sys.argv[1:]
     print("shape eps seed method l1 seconds", flush=True)
     for name, (sizes, m, alpha) in SHAPES.items():
