@@ -1,7 +1,8 @@
 """Benchmark: projecting a noisy order-3 moment tensor onto degree-4 pseudo-moment sets.
 
 Compares, in one run and on the same inputs, sosproj's structured ADMM
-(``solver="admm"``, the default through ``"auto"``), direct SCS (sosproj's compiled
+(``solver="admm"``, the default through ``"auto"``), its semismooth Newton augmented
+Lagrangian extension (``solver="ssnal"``, phase one ADMM then Newton-CG), direct SCS (sosproj's compiled
 conic form, native quadratic objective), direct Clarabel, and the same model
 written in cvxpy and solved by SCS (cvxpy+SCS), all at the same tolerance. Each (case,
 solver) runs in a fresh subprocess so that the peak resident memory (ru_maxrss) is
@@ -10,7 +11,8 @@ Reported: build time (compilation to conic form + solver workspace; for
 cvxpy: model construction + canonicalization), solve time, total, iterations,
 the recomputed relative residuals and gap, peak memory, the largest entry-wise
 difference to the direct-SCS answer, and the end-to-end time ratios to direct SCS
-and to cvxpy+SCS. BLAS threads: ``OPENBLAS_NUM_THREADS`` (default 1).
+and to cvxpy+SCS, and (columns "x admm", "|dX| admm") the time ratio and largest
+orbit difference to the ADMM in the same run. BLAS threads: ``OPENBLAS_NUM_THREADS`` (default 1).
 
 Inputs (``--regime``):
 
@@ -95,7 +97,7 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
     R, ro, Y = make_input(system, n, regime)
     out = {"system": system, "n": n, "order": R.psd_blocks[0].order, "n_moments": R.n_moments,
            "solver": solver, "regime": regime}
-    if solver in ("scs", "clarabel", "admm"):
+    if solver in ("scs", "clarabel", "admm", "ssnal"):
         t0 = time.perf_counter()
         prob = compile_projection(R, 3, Y, solver=solver)
         ws = ConicSolver(prob, solver, tol=TOL, time_limit=time_limit)
@@ -180,7 +182,7 @@ def main() -> None:
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
     head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
             f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"
-            f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}")
+            f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}{'x admm':>7}{'|dX| admm':>10}")
     print(head)
     from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 
@@ -206,6 +208,7 @@ def main() -> None:
                 r["solver"] = solver
                 group.append(r)
             base = next((r for r in group if r["solver"] == "scs" and "X_orbits" in r), None)
+            admm = next((r for r in group if r["solver"] == "admm" and "X_orbits" in r), None)
             cvx = next((r for r in group if r["solver"] == "cvxpy+scs" and r.get("total")), None)
             for r in group:
                 if base is not None and "X_orbits" in r:
@@ -213,6 +216,9 @@ def main() -> None:
                     r["ratio"] = r["total"] / base["total"] if base.get("total") else None
                 if cvx is not None and r.get("total"):
                     r["ratio_cvxpy"] = r["total"] / cvx["total"]
+                if admm is not None and r.get("total") and "X_orbits" in r:
+                    r["ratio_admm"] = r["total"] / admm["total"]
+                    r["diff_admm"] = float(np.max(np.abs(np.subtract(r["X_orbits"], admm["X_orbits"]))))
                 rows.append(r)
                 print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {r['solver']:<10}"
                       f"{fmt(r.get('build'), '9.2f')}{fmt(r.get('solve'), '9.2f')}{fmt(r.get('total'), '9.2f')}"
@@ -220,7 +226,8 @@ def main() -> None:
                       f"{fmt(r.get('pres'), '9.1e')}{fmt(r.get('dres'), '9.1e')}{fmt(r.get('gap'), '9.1e')}"
                       f"{fmt(r.get('peak_mib'), '9.0f')}{fmt(r.get('diff'), '9.1e')}{fmt(r.get('ratio'), '7.2f')}"
                       f"{fmt(r.get('ratio_cvxpy'), '7.2f')}"
-                      f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '9.1f')}",
+                      f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '9.1f')}"
+                      f"{fmt(r.get('ratio_admm'), '7.2f')}{fmt(r.get('diff_admm'), '10.1e')}",
                       flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:
