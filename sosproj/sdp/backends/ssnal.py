@@ -79,6 +79,15 @@ from sosproj.sdp.conic import ConicProblem, relative_residuals
 #: Newton steps (all subproblems together) when the caller gives no ``max_iter``
 DEFAULT_MAX_NEWTON = 300
 
+#: the penalty grows to at most this multiple of phase one's (beyond it the Newton systems lose
+#: the residual's digits to rounding)
+SIGMA_MAX_RATIO = 1e4
+
+#: a subproblem whose gradient has not fallen by 10% in this many Newton steps is left as it is;
+#: the method stops ("inaccurate") when, at the largest penalty, the residuals have not fallen by
+#: 10% in this many updates
+STALL_STEPS = 5
+
 
 class _PsdBlock:
     """Eigendecomposition of one PSD block of ``W`` in scaled svec (SCS order): projection and Jacobian."""
@@ -196,6 +205,7 @@ class SsnalBackend(AdmmBackend):
     warm_start = True
     options = {**AdmmBackend.options, "admm_tol": 1e-4, "admm_max_iter": 2000, "sigma_factor": 3.0,
                "cg_max_iter": 200, "cg_rtol": 1e-2, "max_outer": 100, "jd_floor": 1e-2,
+               "single_jacobian": True,
                "newton_verbose": False}
 
     @classmethod
@@ -224,7 +234,7 @@ class SsnalBackend(AdmmBackend):
             raise InvalidParameterError("ssnal options: admm_tol > 0, sigma_factor >= 1, cg_max_iter >= 1, "
                                         "0 < cg_rtol < 1, max_outer >= 1, admm_max_iter >= 0")
         self.max_newton = int(max_iter) if max_iter else DEFAULT_MAX_NEWTON
-        self.blocks = [(sl, _PsdBlock(d)) for kind, sl, d in self.slices if kind == "psd" and d > 1]
+        self.blocks = [(sl, _PsdBlock(d, bool(o["single_jacobian"]))) for kind, sl, d in self.slices if kind == "psd" and d > 1]
         self.nonneg_rows = np.concatenate(
             [np.arange(sl.start, sl.stop) for kind, sl, d in self.slices
              if kind == "nonneg" or (kind == "psd" and d == 1)] or [np.zeros(0, dtype=int)])
@@ -335,7 +345,9 @@ class SsnalBackend(AdmmBackend):
         y = np.asarray(first.y, dtype=float).copy()
         best = (np.inf, x, y, np.asarray(first.s, dtype=float))
         status, raw = "max_iter", "newton step cap"
-        n_newton = n_cg = n_outer = n_sigma = 0
+        n_newton = n_cg = n_outer = n_sigma = n_stall = 0
+        sigma_max = SIGMA_MAX_RATIO * self.rho
+        outer_since = 0
         pres_prev = np.inf
         rel = (np.inf, np.inf, np.inf)
         val, st = self._phi(x, y, q, b)
@@ -343,6 +355,7 @@ class SsnalBackend(AdmmBackend):
         for n_outer in range(1, self.max_outer + 1):
             # ---- inner: minimize phi(.; y) by semismooth Newton
             inner_target = max(0.2 * self.tol, min(0.1 * pres_prev, 1e-2))
+            inner_best, inner_since = np.inf, 0
             while True:
                 grad = st["Px"] + q + self.AT @ st["yp"]
                 Aty = grad - st["Px"] - q
@@ -351,6 +364,14 @@ class SsnalBackend(AdmmBackend):
                               float(np.linalg.norm(q, np.inf))))
                 if dres <= inner_target:
                     break
+                # stagnation (rounding at a large penalty): no 10% decrease in STALL_STEPS steps
+                if dres < 0.9 * inner_best:
+                    inner_best, inner_since = dres, 0
+                else:
+                    inner_since += 1
+                    if inner_since >= STALL_STEPS:
+                        n_stall += 1
+                        break
                 if n_newton >= self.max_newton:
                     done = True
                     break
@@ -385,6 +406,10 @@ class SsnalBackend(AdmmBackend):
             s = st["sm"] / self.rv
             Aty = self.AT @ y_new
             rel = relative_residuals(x, y_new, s, Ax=st["Ax"], Aty=Aty, Px=st["Px"], q=q, b=b)
+            if max(rel) < 0.9 * best[0] or self.rho * self.sigma_factor <= sigma_max:
+                outer_since = 0
+            else:                   # the penalty is at its cap and the residuals do not fall
+                outer_since += 1
             if max(rel) < best[0]:
                 best = (max(rel), x.copy(), y_new.copy(), s.copy())
             if self.newton_verbose:
@@ -395,10 +420,13 @@ class SsnalBackend(AdmmBackend):
                 break
             if done:
                 break
+            if outer_since >= STALL_STEPS:
+                status, raw = "inaccurate", "stalled (no 10% progress in the last updates)"
+                break
             y = y_new
             # the gap is x'r_d - r_p'y: a primal quantity once the subproblem is solved
             prim = max(rel[0], rel[2])
-            if prim > 0.25 * pres_prev or prim > 10 * rel[1]:
+            if (prim > 0.25 * pres_prev or prim > 10 * rel[1]) and self.rho * self.sigma_factor <= sigma_max:
                 self.rho *= self.sigma_factor
                 self._factor()
                 n_sigma += 1
@@ -414,6 +442,7 @@ class SsnalBackend(AdmmBackend):
         wall = time.perf_counter() - t0
         extra.update({"ssnal_outer": n_outer, "ssnal_newton": n_newton, "ssnal_cg": n_cg,
                       "ssnal_sigma": sigma_last, "ssnal_sigma_updates": n_sigma,
+                      "ssnal_stalled_subproblems": n_stall,
                       "solver_res_pri": rel[0], "solver_res_dual": rel[1], "solver_gap": rel[2]})
         return RawSolution(x_out, y_out, s_out, status, raw, first.iterations + n_newton, wall,
                            self.setup_time, extra)
