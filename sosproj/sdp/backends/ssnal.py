@@ -102,19 +102,19 @@ class _PsdBlock:
         self.single = single
         self._factors: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
-    def smat(self, v: np.ndarray) -> np.ndarray:
+    def to_matrix(self, v: np.ndarray) -> np.ndarray:
         M = np.empty((self.d, self.d))
         vals = v / self.proj.scale
         M.flat[self.proj.lower] = vals
         M.flat[self.proj.upper] = vals
         return M
 
-    def svec(self, M: np.ndarray) -> np.ndarray:
+    def to_svec(self, M: np.ndarray) -> np.ndarray:
         return M.flat[self.proj.lower] * self.proj.scale
 
     def decompose(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Eigendecompose ``smat(w)``; return ``(Pi_+(w), Pi_+(-w))`` in svec."""
-        M = self.smat(w)
+        M = self.to_matrix(w)
         lam, Q = np.linalg.eigh(M)
         self.lam, self.Q = lam, Q
         self._factors = None
@@ -127,11 +127,11 @@ class _PsdBlock:
         if neg <= self.npos:
             Qn = Q[:, :neg]
             Mneg = (Qn * lam[:neg]) @ Qn.T            # the negative part (<= 0)
-            plus = self.svec(M - Mneg)
-            return plus, -self.svec(Mneg)
+            plus = self.to_svec(M - Mneg)
+            return plus, -self.to_svec(Mneg)
         Qp = Q[:, neg:]
         plus_m = (Qp * lam[neg:]) @ Qp.T
-        plus = self.svec(plus_m)
+        plus = self.to_svec(plus_m)
         return plus, plus - w
 
     def jacobian_diag(self) -> np.ndarray:
@@ -163,14 +163,14 @@ class _PsdBlock:
         if npos == 0:
             return np.zeros_like(h)
         Qa, Qb, wt = self._jac_factors()
-        H = self.smat(h).astype(Qa.dtype)
+        H = self.to_matrix(h).astype(Qa.dtype)
         U = H @ Qa                                  # d x a
         G = Qa.T @ U                                # a x a
         T = wt * (U.T @ Qb)                         # a x b
         L = 0.5 * (G @ Qa.T) + T @ Qb.T             # a x d
         part = Qa @ L
         part += part.T
-        out = self.svec(part).astype(float)
+        out = self.to_svec(part).astype(float)
         return out if npos <= d - npos else h - out
 
     def _jac_factors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
