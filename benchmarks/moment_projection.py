@@ -90,7 +90,7 @@ def cvxpy_model(R, ro, Y):
     return cp.Problem(cp.Minimize(obj), cons), y
 
 
-def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | None) -> dict:
+def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | None, tol: float = TOL) -> dict:
     from sosproj.sdp.compile import compile_projection
     from sosproj.sdp.solve import ConicSolver
 
@@ -100,7 +100,7 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
     if solver in ("scs", "clarabel", "admm", "ssnal"):
         t0 = time.perf_counter()
         prob = compile_projection(R, 3, Y, solver=solver)
-        ws = ConicSolver(prob, solver, tol=TOL, time_limit=time_limit)
+        ws = ConicSolver(prob, solver, tol=tol, time_limit=time_limit)
         t1 = time.perf_counter()
         res = ws.solve(on_fail="return")
         t2 = time.perf_counter()
@@ -112,7 +112,7 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
         model, yv = cvxpy_model(R, ro, Y)
         data = model.get_problem_data("SCS")          # canonicalization, timed as build
         t1 = time.perf_counter()
-        kw = {"eps_abs": TOL, "eps_rel": TOL, "max_iters": 100_000}
+        kw = {"eps_abs": tol, "eps_rel": tol, "max_iters": 100_000}
         if time_limit:
             kw["time_limit_secs"] = time_limit
         model.solve(solver="SCS", **kw)
@@ -131,8 +131,9 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
     return out
 
 
-def spawn(system: str, n: int, solver: str, regime: str, time_limit: float | None, timeout: float) -> dict:
-    cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0)]
+def spawn(system: str, n: int, solver: str, regime: str, time_limit: float | None, timeout: float,
+          tol: float = TOL) -> dict:
+    cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0), str(tol)]
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
     # one BLAS thread: on an oversubscribed 2-core machine a threaded eigh was 40x slower
@@ -155,7 +156,8 @@ def fmt(v, spec):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    ap.add_argument("--tol", type=float, default=TOL, help=f"solver tolerance (default {TOL})")
     ap.add_argument("--quick", action="store_true", help="only n in {8, 12}")
     ap.add_argument("--system", choices=["unit_ball", "boolean_cube"], default=None)
     ap.add_argument("--n", type=int, nargs="*", default=None)
@@ -168,8 +170,9 @@ def main() -> None:
     ap.add_argument("--repeat-max-n", type=int, default=16, help="repeat only cases with n <= this")
     args = ap.parse_args()
     if args.child:
-        system, n, solver, regime, tl = args.child
-        print(json.dumps(run_case(system, int(n), solver, regime, float(tl) or None)))
+        system, n, solver, regime, tl = args.child[:5]
+        tol = args.child[5] if len(args.child) > 5 else TOL
+        print(json.dumps(run_case(system, int(n), solver, regime, float(tl) or None, float(tol))))
         return
     grid = {"unit_ball": [8, 12, 16, 24, 30], "boolean_cube": [12, 20, 30]}
     if args.quick:
@@ -177,7 +180,7 @@ def main() -> None:
     if args.system:
         grid = {args.system: args.n or grid[args.system]}
     rows = []
-    print(f"# regime={args.regime} tol={TOL} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '2')} "
+    print(f"# regime={args.regime} tol={args.tol} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '2')} "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '1')} "
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
     head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
@@ -198,7 +201,7 @@ def main() -> None:
                 else:
                     reps = args.repeat if n <= args.repeat_max_n else 1
                     runs = [spawn(system, n, "cvxpy" if solver == "cvxpy+scs" else solver, args.regime,
-                                  args.time_limit, args.timeout) for _ in range(reps)]
+                                  args.time_limit, args.timeout, args.tol) for _ in range(reps)]
                     r = runs[0]
                     if all("total" in x for x in runs):
                         for key in ("build", "solve", "total"):
