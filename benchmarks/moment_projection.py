@@ -107,6 +107,9 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
         y = res.x
         out.update(build=t1 - t0, solve=t2 - t1, iterations=res.iterations, status=res.status,
                    pres=res.primal_residual, dres=res.dual_residual, gap=res.duality_gap)
+        # ssnal's phases: ADMM iterations, Newton steps, CG iterations, multiplier updates, final penalty
+        out.update({key: float(val) for key, val in res.info.items()
+                    if solver == "ssnal" and (key.startswith("ssnal_") or key in ("admm_iterations", "admm_time"))})
     else:
         t0 = time.perf_counter()
         model, yv = cvxpy_model(R, ro, Y)
