@@ -6,8 +6,13 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
-from sosproj.errors import (InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError,
-                            UnknownOptionError)
+from sosproj.errors import (
+    InvalidParameterError,
+    ProjectionError,
+    ResourceLimitError,
+    SolverNotAvailableError,
+    UnknownOptionError,
+)
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 from sosproj.sdp.backends import BACKENDS, backend_class, estimate_memory
 from sosproj.sdp.backends.ssnal import SsnalBackend, _PsdBlock

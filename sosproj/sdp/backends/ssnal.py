@@ -198,7 +198,11 @@ class SsnalBackend(AdmmBackend):
     tolerance, 1e-4), ``admm_max_iter`` (phase-one cap, 2000), ``sigma_factor`` (penalty
     growth when the primal residual stalls, 3), ``cg_max_iter`` (per Newton step, 200),
     ``cg_rtol`` (relative CG tolerance, adapted to the gradient), ``max_outer`` (augmented
-    Lagrangian updates, 100), ``newton_verbose``.
+    Lagrangian updates, 100), ``jd_floor`` (floor of the Jacobian's diagonal in the CG
+    preconditioner, 1e-2), ``single_jacobian`` (Jacobian products in float32, True; the line
+    search and every residual stay in float64), ``newton_verbose``. ``max_iter`` caps the Newton
+    steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
+    Newton steps.
     """
 
     name = "ssnal"
@@ -210,7 +214,9 @@ class SsnalBackend(AdmmBackend):
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-        """The ADMM's workspace plus the CG vectors (n and m) and three dense matrices per block order."""
+        """The ADMM's workspace plus twelve CG and line-search vectors (length n + m) and four dense
+        matrices of the largest block order (eigenvectors, their float32 copies, the preconditioner's
+        diagonal products)."""
         dmax = max(cones.psd, default=0)
         return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 8 * 12 * (n + cones.dim)
                    + 8 * 4 * dmax * dmax)
@@ -234,7 +240,8 @@ class SsnalBackend(AdmmBackend):
             raise InvalidParameterError("ssnal options: admm_tol > 0, sigma_factor >= 1, cg_max_iter >= 1, "
                                         "0 < cg_rtol < 1, max_outer >= 1, admm_max_iter >= 0")
         self.max_newton = int(max_iter) if max_iter else DEFAULT_MAX_NEWTON
-        self.blocks = [(sl, _PsdBlock(d, bool(o["single_jacobian"]))) for kind, sl, d in self.slices if kind == "psd" and d > 1]
+        single = bool(o["single_jacobian"])
+        self.blocks = [(sl, _PsdBlock(d, single)) for kind, sl, d in self.slices if kind == "psd" and d > 1]
         self.nonneg_rows = np.concatenate(
             [np.arange(sl.start, sl.stop) for kind, sl, d in self.slices
              if kind == "nonneg" or (kind == "psd" and d == 1)] or [np.zeros(0, dtype=int)])
