@@ -30,6 +30,7 @@ BACKENDS: dict[str, str] = {
     "cvxpy": "sosproj.sdp.backends.cvxpy:CvxpyBackend",
     "admm": "sosproj.sdp.backends.admm:AdmmBackend",
     "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: partial eigh, certified stop
+    "rankone": "sosproj.sdp.backends.rankone:RankOneBackend",    # supports: rank-one candidate + dual certificate
 }
 
 
