@@ -312,7 +312,8 @@ class DualFeasibility:
     # ------------------------------------------------------------------ solver
     def run(self, q: np.ndarray, t: float, *, max_iter: int = 10000, deadline: float | None = None,
             check: Callable[[np.ndarray, np.ndarray, np.ndarray], Any] | None = None, check_every: int = 5,
-            neg: NegativeEigenpairs | None = None) -> DualRun:
+            neg: NegativeEigenpairs | None = None, primal: np.ndarray | None = None, relax: float = 1.0
+            ) -> DualRun:
         r"""Douglas-Rachford for a dual point with value ``t`` (see the module docs).
 
         ``check(y, Z, y_r)`` is called on the shadow every ``check_every`` iterations and
@@ -321,7 +322,7 @@ class DualFeasibility:
         """
         rhs = self.rhs(q, t)
         N = self.N
-        zZ = np.zeros((N, N))
+        zZ = np.zeros((N, N)) if primal is None else np.array(primal, dtype=float)
         zr = np.zeros(len(self.rest_rows))
         neg = neg if neg is not None else NegativeEigenpairs(N)
         step = np.inf
@@ -339,6 +340,9 @@ class DualFeasibility:
             pr = self.cone_rest(2.0 * ar - zr)
             dZ = RZ - aZ
             dr = pr - ar
+            if relax != 1.0:
+                dZ *= relax
+                dr = relax * dr
             zZ += dZ
             zr = zr + dr
             step = float(np.sqrt(np.sum(dZ * dZ) + dr @ dr)) / max(1.0, float(np.linalg.norm(aZ)))
