@@ -229,8 +229,17 @@ class SupportCertifier:
     # ---------------------------------------------------------------- primal side
     def upper(self, q: np.ndarray, x: np.ndarray) -> dict[str, float]:
         """Value of a feasible point made from ``x`` (equalities solved, mixed with the interior point)."""
-        if self.interior is None or not self.eq_single:
+        point = self.feasible_point(x)
+        if point is None:
             return {"upper": float("nan"), "mix": float("nan")}
+        xt, t = point
+        return {"upper": float(q @ xt), "mix": t}
+
+    def feasible_point(self, x: np.ndarray) -> tuple[np.ndarray, float] | None:
+        r"""The repaired point :math:`x_t = (1-t)\hat x + t x_c` and its mixing weight ``t`` (module docs);
+        ``None`` without an interior point or with equality rows of several nonzeros."""
+        if self.interior is None or not self.eq_single:
+            return None
         xh = np.array(x, dtype=float, copy=True)
         Az = self.A[self.zero]
         if Az.shape[0]:
@@ -254,8 +263,7 @@ class SupportCertifier:
             nu, nu1 = max(0.0, -lam), -lam1
             t = max(t, min(nu / (nu + mu), nu1 / (nu1 + mu1)))
         t = min(1.0, t * (1.0 + 1e-12) + (1e-300 if t > 0 else 0.0))
-        val = (1.0 - t) * float(q @ xh) + t * float(q @ self.interior)
-        return {"upper": val, "mix": t}
+        return ((1.0 - t) * xh + t * self.interior if t > 0 else xh), t
 
     def bounds(self, q: np.ndarray, x: np.ndarray | None, y: np.ndarray | None, *,
                point_value: float | None = None, repair: bool = True) -> dict[str, float]:
