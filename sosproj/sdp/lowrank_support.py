@@ -33,9 +33,10 @@ from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, 
 #: ``solver="auto"`` picks the low-rank backend from this moment-matrix order on (unit ball)
 AUTO_LOWRANK_MIN_ORDER = 400
 
-#: ``solver="auto"`` picks the rank-one certificate backend for supports from this order on (unit ball;
-#: below it the ADMM was measured faster, ``benchmarks/results_support/``); set before the benchmark
-AUTO_RANKONE_MIN_ORDER = 10 ** 9
+#: ``solver="auto"`` picks the rank-one certificate backend for supports of tensors (unit ball) from
+#: this moment-matrix order on: measured faster than ``admm`` and ``lowrank`` in the same run at
+#: orders 231 and 496 (``docs/bench_support.md``); smaller orders were not measured and keep the ADMM
+AUTO_RANKONE_MIN_ORDER = 200
 
 _CERTIFIERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -233,6 +234,11 @@ class TensorRounding:
 
 def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tuple[str, dict[str, Any]]:
     """Backend name and its extra settings for a support function over relaxation ``R``.
+
+    ``"rankone"`` (or ``"auto"`` with a tensor order ``k`` on a unit ball of moment order at least
+    :data:`AUTO_RANKONE_MIN_ORDER`) gets the trace bound, the interior point and a
+    :class:`TensorRounding`; ``"lowrank"`` (or ``"auto"`` from :data:`AUTO_LOWRANK_MIN_ORDER`
+    without ``k``) as before.
 
     >>> from sosproj.poly import MomentRelaxation, unit_ball
     >>> support_route(MomentRelaxation(unit_ball(3), 4), "auto", 1e-7)[0]
