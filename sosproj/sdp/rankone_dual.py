@@ -72,6 +72,9 @@ DENSE_PARTIAL_MAX = 2500
 RTOL_FACTOR = 0.05
 RTOL_MAX = 1e-3
 
+#: from this Krylov tolerance on, the exact fallback runs in single precision
+SINGLE_PRECISION_RTOL = 1e-4
+
 
 class NegativeEigenpairs:
     r"""All negative eigenpairs of a sequence of slowly changing symmetric matrices.
@@ -108,7 +111,7 @@ class NegativeEigenpairs:
                 if out is not None or self.X is None:
                     break
         if out is None:
-            out = self._exact(M)
+            out = self._exact(M, rtol)
         return out
 
     def _krylov(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray] | None:
@@ -142,14 +145,18 @@ class NegativeEigenpairs:
         k = min(self.d, n_neg + self.extra)
         self.X = V[:, :k] if V.shape[1] >= k and k <= max(16, self.d // 10) else None
 
-    def _exact(self, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def _exact(self, M: np.ndarray, rtol: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
         d = self.d
         if d <= DENSE_PARTIAL_MAX:
             k = min(d, self.n_neg + self.extra)
-            lam, V = sla.eigh(M, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
+            # single precision while the iteration is far from converged (rtol well above float32's
+            # accuracy): about twice as fast
+            Mk = M.astype(np.float32) if rtol >= SINGLE_PRECISION_RTOL else M
+            lam, V = sla.eigh(Mk, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
             while lam[-1] < 0 and k < d:
                 k = min(d, 2 * k)
-                lam, V = sla.eigh(M, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
+                lam, V = sla.eigh(Mk, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
+            lam, V = lam.astype(float), V.astype(float)
         else:
             from scipy.sparse.linalg import eigsh
 
@@ -181,6 +188,7 @@ class DualRun:
     step: float
     check_result: Any
     krylov_share: float
+    state: tuple[np.ndarray, np.ndarray] | None = None
 
 
 class DualFeasibility:
@@ -312,18 +320,24 @@ class DualFeasibility:
     # ------------------------------------------------------------------ solver
     def run(self, q: np.ndarray, t: float, *, max_iter: int = 10000, deadline: float | None = None,
             check: Callable[[np.ndarray, np.ndarray, np.ndarray], Any] | None = None, check_every: int = 5,
-            neg: NegativeEigenpairs | None = None, primal: np.ndarray | None = None, relax: float = 1.0
-            ) -> DualRun:
+            neg: NegativeEigenpairs | None = None, primal: np.ndarray | None = None, relax: float = 1.0,
+            shift: float = 0.0, state: tuple[np.ndarray, np.ndarray] | None = None) -> DualRun:
         r"""Douglas-Rachford for a dual point with value ``t`` (see the module docs).
 
         ``check(y, Z, y_r)`` is called on the shadow every ``check_every`` iterations and
         stops the run when it returns a truthy value (``status="certified"``). ``deadline`` is
-        a ``time.perf_counter()`` value.
+        a ``time.perf_counter()`` value. ``state``: the Douglas-Rachford point of an earlier run
+        (``DualRun.state``, for instance at a larger ``t``) to continue from; ``shift`` adds a
+        multiple of the identity to the start (``primal``, default zero).
         """
         rhs = self.rhs(q, t)
         N = self.N
         zZ = np.zeros((N, N)) if primal is None else np.array(primal, dtype=float)
+        if shift:
+            zZ[np.diag_indices(N)] += shift
         zr = np.zeros(len(self.rest_rows))
+        if state is not None:                 # continue from an earlier run's Douglas-Rachford point
+            zZ, zr = state
         neg = neg if neg is not None else NegativeEigenpairs(N)
         step = np.inf
         rtol = 1e-3
@@ -356,7 +370,7 @@ class DualFeasibility:
                 status = "time_limit"
                 break
         share = neg.krylov_accepted / max(neg.calls, 1)
-        return DualRun(self.dual_vector(t, aZ, ar), status, it, step, last, share)
+        return DualRun(self.dual_vector(t, aZ, ar), status, it, step, last, share, (zZ, zr))
 
 
 __all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX"]

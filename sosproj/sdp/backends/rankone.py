@@ -48,12 +48,13 @@ from typing import Any
 
 import numpy as np
 
-from sosproj.errors import SolverNotAvailableError
+from sosproj.errors import ResourceLimitError, SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
 from sosproj.sdp.cones import Cones, svec_dim
 from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs
 from sosproj.sdp.support_bounds import SupportCertifier
+from sosproj.validation import check_memory
 
 #: default cap on Douglas-Rachford iterations before the fallback
 DEFAULT_MAX_ITER = 3000
@@ -67,25 +68,28 @@ class RankOneBackend(SolverBackend):
     relative gap, default ``10 * tol``), ``dual_margin`` (share of ``gap_tol`` given to the dual
     value's offset, default 0.5), ``starts`` (power-method starts, default 128), ``check_every``
     (default 5), ``relax`` (Douglas-Rachford relaxation in (0, 2), default 1.7: 25-30% fewer
-    iterations than 1.0 on the instances tried), ``fallback`` (``"lowrank"`` or ``None``).
+    iterations than 1.0 on the instances tried), ``shift`` (start at ``shift * max(1, |p|) / N``
+    times the identity, default 0), ``continuation`` (factors ``f``: certify ``f * gap_tol`` first,
+    then tighten; default none: measured no gain at ``n = 30``), ``fallback`` (``"lowrank"`` or
+    ``None``), ``rng`` (power-method starts).
     """
 
     name = "rankone"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "dual_margin": 0.5,
-               "starts": 128, "check_every": 5, "relax": 1.7, "fallback": "lowrank", "rng": 0}
+               "starts": 128, "check_every": 5, "relax": 1.7, "shift": 0.0, "continuation": (),
+               "fallback": "lowrank", "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-        """Dense ``N x N`` work matrices of the dual iteration, the certifier's copies of ``A``, and the
-        low-rank fallback's workspace (built only when needed, counted here)."""
-        from sosproj.sdp.backends.lowrank import LowrankBackend
+        """Dense ``N x N`` work matrices of the dual iteration and the certifier's copies of ``A``.
 
+        The low-rank fallback's workspace is checked separately when (and only if) it is needed:
+        a fallback that does not fit is refused then, and the answer is reported unsolved."""
         N = max(cones.psd) if cones.psd else 1
         m_rest = cones.dim - cones.zero - svec_dim(N)
-        own = DualFeasibility.estimate_memory(N, n, m_rest) + 2 * 12 * nnz_A
-        return int(own + LowrankBackend.estimate_memory(n, cones, nnz_A, nnz_P))
+        return int(DualFeasibility.estimate_memory(N, n, m_rest) + 2 * 12 * nnz_A)
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
@@ -115,6 +119,9 @@ class RankOneBackend(SolverBackend):
 
         o = self.options
         if self._fallback is None:
+            p = self.problem
+            check_memory(LowrankBackend.estimate_memory(p.n, p.cones, p.A.nnz, 0),
+                         f"the lowrank fallback of solver 'rankone' (PSD blocks of orders {list(p.cones.psd)})")
             self._fallback = LowrankBackend(self.problem, tol=self.tol, max_iter=self.max_iter,
                                             time_limit=self.time_limit, trace_bound=o["trace_bound"],
                                             interior=o["interior"], gap_tol=self.gap_tol, rounding=self.rounding,
@@ -141,38 +148,56 @@ class RankOneBackend(SolverBackend):
         if float(q @ x_origin) < float(q @ x):        # even k: the origin can be the maximizer
             x = x_origin
         pv = -float(q @ x)                             # value of an exactly feasible point
-        t = pv + float(o["dual_margin"]) * self.gap_tol * max(1.0, abs(pv))
+        margin = float(o["dual_margin"]) * self.gap_tol
         gap_tol = self.gap_tol
         tb = self.certifier.trace_bound
         N = self.feas.N
         screen = NegativeEigenpairs(N)
         best: dict[str, Any] = {}
+        level = {"gap": gap_tol, "t": pv}
 
         def check(y: np.ndarray, Z: np.ndarray, yr: np.ndarray) -> bool:
-            lam, _ = screen(Z, 1e-6)          # a cheap estimate first: the verified one is O(N^3)
-            est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
-            if (est - pv) / max(1.0, abs(est)) > gap_tol:
+            t_now, goal = level["t"], level["gap"]
+            lam, _ = screen(Z, 1e-3)          # a cheap estimate first: the verified one is O(N^3)
+            est = t_now + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
+            if (est - pv) / max(1.0, abs(est)) > goal:
                 return False
             low = self._lower(y)
             upper = -low["lower"]
             rel = (upper - pv) / max(1.0, abs(upper), abs(pv))
             if not best or rel < best["rel"]:
                 best.update(rel=rel, low=low, y=y)
-            return rel <= gap_tol
+            return rel <= goal
 
-        max_iter = int(self.max_iter) if self.max_iter else DEFAULT_MAX_ITER
         relax = float(o["relax"])
         if not 0.0 < relax < 2.0:
             from sosproj.errors import InvalidParameterError
 
             raise InvalidParameterError("relax must lie in (0, 2) (Douglas-Rachford relaxation)")
-        run = self.feas.run(q, t, max_iter=max_iter, deadline=deadline, check=check,
-                            check_every=int(o["check_every"]), relax=relax)
+        max_iter = int(self.max_iter) if self.max_iter else DEFAULT_MAX_ITER
+        # continuation: certify a looser gap first (a fatter dual set, fast), then tighten t
+        # from the same Douglas-Rachford point
+        factors = [float(f) for f in o["continuation"]] + [1.0]
+        state = None
+        iterations = 0
+        run = None
+        for f in factors:
+            level["gap"] = f * gap_tol
+            level["t"] = t = pv + f * margin * max(1.0, abs(pv))
+            run = self.feas.run(q, t, max_iter=max_iter - iterations, deadline=deadline, check=check,
+                                check_every=int(o["check_every"]), relax=relax, state=state,
+                                shift=float(o["shift"]) * max(1.0, abs(pv)) / N)
+            iterations += run.iterations
+            state = run.state
+            if run.status != "certified" or iterations >= max_iter:
+                break
+        assert run is not None
+        t = level["t"]
         y = best["y"] if best and run.status != "certified" else run.y
         if run.status == "certified":
             y = best["y"]
         cert = self.certifier.bounds(q, x, y, point_value=float(q @ x), repair=False)
-        extra: dict[str, Any] = {"rankone_status": run.status, "rankone_iterations": run.iterations,
+        extra: dict[str, Any] = {"rankone_status": run.status, "rankone_iterations": iterations,
                                  "rankone_candidate": pv, "rankone_dual_value": t,
                                  "rankone_krylov_share": run.krylov_share, "rankone_step": run.step}
         if cert["relative_gap"] <= gap_tol:
@@ -180,13 +205,16 @@ class RankOneBackend(SolverBackend):
         else:
             status = run.status if run.status in ("max_iter", "time_limit") else "max_iter"
             raw_status = "certified gap not reached"
-        iterations = run.iterations
         if status != "solved" and o["fallback"] == "lowrank" and (deadline is None or time.perf_counter() < deadline):
-            raw = self._fall_back(x, y, deadline, iterations)
-            extra["fallback"] = "lowrank"
-            extra.update({k: v for k, v in raw.extra.items()})
-            return RawSolution(raw.x, raw.y, raw.s, raw.status, raw.raw_status, iterations + raw.iterations,
-                               time.perf_counter() - t0, self.setup_time, extra)
+            try:
+                raw = self._fall_back(x, y, deadline, iterations)
+            except ResourceLimitError as exc:
+                extra["fallback"] = f"refused: {exc}"
+            else:
+                extra["fallback"] = "lowrank"
+                extra.update(raw.extra)
+                return RawSolution(raw.x, raw.y, raw.s, raw.status, raw.raw_status, iterations + raw.iterations,
+                                   time.perf_counter() - t0, self.setup_time, extra)
         extra.update({f"cert_{k}": float(v) for k, v in cert.items()})
         extra["cert_gap_tol"] = gap_tol
         s = self.problem.b - self.problem.A @ x
