@@ -210,3 +210,23 @@ def test_rankone_certificate_is_recomputed_independently():
     assert b["relative_gap"] <= 1e-7
     assert b["lower"] == pytest.approx(res.info["cert_lower"], rel=1e-12)
     assert res.objective == pytest.approx(res.info["cert_upper"], rel=1e-12)   # objective of the feasible x
+
+
+def test_large_order_lambda_min_gives_positive_bounds_to_interior_points(monkeypatch):
+    from sosproj.sdp import support_bounds as sb
+
+    rng = np.random.default_rng(4)
+    d = 50
+    A = rng.standard_normal((d, d))
+    M = A @ A.T + 0.5 * np.eye(d)                     # positive definite
+    true = float(np.linalg.eigvalsh(M)[0])
+    monkeypatch.setattr(sb, "DENSE_EIG_MAX", 10)      # the Lanczos + Cholesky path
+    lo = sb.lambda_min_lower(M)
+    assert 0 < lo <= true and lo >= true * (1 - 1e-4)
+    lo_neg = sb.lambda_min_lower(M - 2 * true * np.eye(d))
+    assert lo_neg <= -true and lo_neg >= -true * (1 + 1e-4)
+    # the unit-ball interior point is accepted as strictly feasible on that path too (n = 64 needs it)
+    R = MomentRelaxation(unit_ball(6), 4)
+    prob = compile_support(R, 3, np.ones((6, 6, 6)))
+    cert = sb.SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
+    assert min(cert.interior_mu) > 0 and min(cert.interior_mu_unscaled) > 0

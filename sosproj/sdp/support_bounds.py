@@ -77,7 +77,10 @@ def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
     :math:`\tau = \max(-\theta, -\text{target}) + \text{margin}` is verified by a successful Cholesky
     factorization of :math:`M + \tau I` (doubling the margin until it succeeds); the answer is
     :math:`-\tau`. ``target`` is the eigenvalue below which the caller does not care (a positive
-    target is capped at 0: the bound returned is then at most 0 for large orders).
+    target is capped at 0). A positive estimate (with ``target >= 0``) is verified the same way by
+    a Cholesky factorization of :math:`M - sI`, :math:`s` just below :math:`\theta`, and
+    :math:`s` minus the backward-error margin is returned: a strictly feasible point's blocks get
+    a positive bound at every order.
 
     >>> round(lambda_min_lower(np.diag([2.0, -1.0, 3.0])), 9)
     -1.0
@@ -95,6 +98,15 @@ def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
         theta = float(eigsh(M, k=1, which="SA", tol=1e-10, maxiter=5000, return_eigenvectors=False)[0])
     except ArpackNoConvergence as exc:
         theta = float(np.min(exc.eigenvalues)) if len(exc.eigenvalues) else -fro
+    if theta > 0 and target >= 0:
+        # a positive lower bound (a strictly feasible point): Cholesky of M - s I with s just below theta
+        extra = max(margin, 1e-12 * fro, theta * 1e-6)
+        while theta - extra > 0:
+            try:
+                sla.cholesky(M - (theta - extra) * np.eye(d), lower=True, check_finite=False, overwrite_a=True)
+                return theta - extra - margin
+            except np.linalg.LinAlgError:
+                extra *= 4.0
     tau = max(-theta, -min(target, 0.0), 0.0)
     extra = max(margin, 1e-12 * fro, abs(tau) * 1e-6)
     for _ in range(60):
