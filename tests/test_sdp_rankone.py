@@ -230,3 +230,18 @@ def test_large_order_lambda_min_gives_positive_bounds_to_interior_points(monkeyp
     prob = compile_support(R, 3, np.ones((6, 6, 6)))
     cert = sb.SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
     assert min(cert.interior_mu) > 0 and min(cert.interior_mu_unscaled) > 0
+
+
+def test_linear_forms_and_pickling_after_a_solve():
+    import pickle
+
+    n = 5
+    R = MomentRelaxation(unit_ball(n), 4)
+    w = np.arange(1.0, n + 1.0)
+    S1 = PseudoMomentSet(R, 1)
+    assert S1.support(w, solver="rankone", tol=1e-8).value == pytest.approx(float(np.linalg.norm(w)), rel=1e-7)
+    R3, W, _ = _setup(4, seed=2)
+    S = PseudoMomentSet(R3, 3)
+    first = S.support(W, solver="rankone", tol=1e-8)
+    again = pickle.loads(pickle.dumps(S)).support(W, solver="rankone", tol=1e-8)
+    assert again.info["converged"] and again.value == pytest.approx(first.value, rel=1e-9)

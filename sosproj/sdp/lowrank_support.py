@@ -152,6 +152,9 @@ class TensorRounding:
         """
         T = self.tensor(q)
         n = T.shape[0]
+        if self.k == 1:                       # a linear form: the maximizer is explicit
+            nrm = float(np.linalg.norm(T))
+            return nrm, (T / nrm if nrm > 0 else np.eye(n)[0])
         gen = np.random.default_rng(rng)
         Z = gen.standard_normal((n, int(starts)))
         Z /= np.linalg.norm(Z, axis=0)

@@ -251,8 +251,8 @@ class DualFeasibility:
         Ar = A[rest]
         self.Ar = Ar.tocsr()
         self.ArT = sp.csr_matrix(Ar.T)
-        S = (sp.identity(len(rest), format="csc") + (Ar @ sp.diags(self.dinv) @ Ar.T).tocsc()).tocsc()
-        self.lu = splu(S) if len(rest) else None
+        self._S = (sp.identity(len(rest), format="csc") + (Ar @ sp.diags(self.dinv) @ Ar.T).tocsc()).tocsc()
+        self._lu: Any = None
         self.rest_blocks: list[tuple[slice, int]] = []       # positions inside y_r
         off = 0
         if cones.nonneg:
@@ -263,6 +263,18 @@ class DualFeasibility:
                 continue
             self.rest_blocks.append((slice(off, off + svec_dim(d)), d))
             off += svec_dim(d)
+
+    @property
+    def lu(self) -> Any:
+        """Sparse LU of ``I + A_r D^{-1} A_r'`` (factored on first use; ``None`` without other rows)."""
+        if self._lu is None and self._S.shape[0]:
+            self._lu = splu(self._S)
+        return self._lu
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_lu"] = None                   # SuperLU objects do not pickle: refactor after loading
+        return state
 
     @staticmethod
     def estimate_memory(N: int, n: int, m_rest: int) -> int:
