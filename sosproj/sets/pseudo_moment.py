@@ -70,7 +70,8 @@ class PseudoMomentSet(ConvexSet):
         functions of large unit-ball relaxations go to ``"rankone"``, see
         :mod:`sosproj.sdp.lowrank_support`), ``"admm"``, ``"lowrank"`` (supports over the unit ball:
         certified stopping), ``"rankone"`` (supports over the unit ball: power-method candidate and
-        a dual certificate, falling back to ``"lowrank"``), ``"scs"``, ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+        a dual certificate, falling back to ``"lowrank"``), ``"scs"``, ``"clarabel"``, ``"mosek"`` or
+        ``"cvxpy"`` (the reference).
         Support values over unit-ball relaxations carry a certified interval in ``info``
         (``upper_bound``, ``lower_bound``, ``certified_relative_gap``; with ``certify=True`` also
         atom extraction and ``tight``).
