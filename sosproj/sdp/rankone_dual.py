@@ -227,7 +227,8 @@ class DualFeasibility:
         if not np.all(np.diff(Ab.indptr) == 1):
             raise SolverNotAvailableError("solver 'rankone' needs a moment block with one nonzero per row")
         i, j = svec_indices(N, "scs")
-        coef = Ab.data / np.where(i == j, 1.0, SQRT2)
+        self._svec_scale = np.where(i == j, 1.0, SQRT2)
+        coef = Ab.data / self._svec_scale
         cls = np.empty((N, N), dtype=np.int32 if self.n < 2 ** 31 else np.int64)
         cls[i, j] = Ab.indices
         cls[j, i] = Ab.indices
@@ -321,7 +322,7 @@ class DualFeasibility:
         y = np.zeros(self.m)
         y[0] = t / self.b0
         i, j = svec_indices(self.N, "scs")
-        y[self.big_slice] = Z[i, j] * np.where(i == j, 1.0, SQRT2)
+        y[self.big_slice] = Z[i, j] * self._svec_scale
         y[self.rest_rows] = yr
         return y
 
@@ -331,13 +332,14 @@ class DualFeasibility:
 
     # ------------------------------------------------------------------ solver
     def run(self, q: np.ndarray, t: float, *, max_iter: int = 10000, deadline: float | None = None,
-            check: Callable[[np.ndarray, np.ndarray, np.ndarray], Any] | None = None, check_every: int = 5,
+            check: Callable[[np.ndarray, np.ndarray], Any] | None = None, check_every: int = 5,
             neg: NegativeEigenpairs | None = None, primal: np.ndarray | None = None, relax: float = 1.0,
             shift: float = 0.0, state: tuple[np.ndarray, np.ndarray] | None = None) -> DualRun:
         r"""Douglas-Rachford for a dual point with value ``t`` (see the module docs).
 
-        ``check(y, Z, y_r)`` is called on the shadow every ``check_every`` iterations and
-        stops the run when it returns a truthy value (``status="certified"``). ``deadline`` is
+        ``check(Z, y_r)`` is called on the shadow every ``check_every`` iterations (its conic dual
+        vector is :meth:`dual_vector`) and stops the run when it returns a truthy value
+        (``status="certified"``). ``deadline`` is
         a ``time.perf_counter()`` value. ``state``: the Douglas-Rachford point of an earlier run
         (``DualRun.state``, for instance at a larger ``t``) to continue from; ``shift`` adds a
         multiple of the identity to the start (``primal``, default zero).
@@ -374,7 +376,7 @@ class DualFeasibility:
             step = float(np.sqrt(np.sum(dZ * dZ) + dr @ dr)) / max(1.0, float(np.linalg.norm(aZ)))
             rtol = float(np.clip(RTOL_FACTOR * step, 1e-12, RTOL_MAX))
             if check is not None and it % check_every == 0:
-                last = check(self.dual_vector(t, aZ, ar), aZ, ar)
+                last = check(aZ, ar)
                 if last:
                     status = "certified"
                     break

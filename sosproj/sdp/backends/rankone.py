@@ -156,12 +156,13 @@ class RankOneBackend(SolverBackend):
         best: dict[str, Any] = {}
         level = {"gap": gap_tol, "t": pv}
 
-        def check(y: np.ndarray, Z: np.ndarray, yr: np.ndarray) -> bool:
+        def check(Z: np.ndarray, yr: np.ndarray) -> bool:
             t_now, goal = level["t"], level["gap"]
             lam, _ = screen(Z, 1e-3)          # a cheap estimate first: the verified one is O(N^3)
             est = t_now + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
             if (est - pv) / max(1.0, abs(est)) > goal:
                 return False
+            y = self.feas.dual_vector(t_now, Z, yr)
             low = self._lower(y)
             upper = -low["lower"]
             rel = (upper - pv) / max(1.0, abs(upper), abs(pv))
