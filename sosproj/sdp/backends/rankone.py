@@ -67,8 +67,9 @@ class RankOneBackend(SolverBackend):
     (a :class:`~sosproj.sdp.lowrank_support.TensorRounding`; required), ``gap_tol`` (certified
     relative gap, default ``10 * tol``), ``dual_margin`` (share of ``gap_tol`` given to the dual
     value's offset, default 0.5), ``starts`` (power-method starts, default 128), ``check_every``
-    (default 5), ``relax`` (Douglas-Rachford relaxation in (0, 2), default 1.7: 25-30% fewer
-    iterations than 1.0 on the instances tried), ``shift`` (start at ``shift * max(1, |p|) / N``
+    (default 5), ``relax`` (Douglas-Rachford relaxation in (0, 2), default 1.7: 19-27% fewer
+    iterations than 1.0 on the six benchmark tensors at n = 20, 30,
+    ``benchmarks/results_support/experiments/rankone_tuning.txt``), ``shift`` (start at ``shift * max(1, |p|) / N``
     times the identity, default 0), ``continuation`` (factors ``f``: certify ``f * gap_tol`` first,
     then tighten; default none: measured no gain at ``n = 30``), ``fallback`` (``"lowrank"`` or
     ``None``), ``rng`` (power-method starts).
