@@ -281,9 +281,20 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
         if args.solver is not None:
             kwargs["solver"] = args.solver
         rel = release_marginals(D, args.k, **kwargs)
+        n_cols = int(D.shape[1])
         del D
         bar.update(1)
-        return _finish_marginals(rel, args, console, npz, side, bar)
+        return _finish_marginals(rel, args, console, npz, side, bar, _csv_attribute_names(args, n_cols))
+
+
+def _csv_attribute_names(args: argparse.Namespace, n_cols: int) -> list[str] | None:
+    """The attribute names of a binary ``.csv`` INPUT's header row (column names are schema, not data)."""
+    if not os.fspath(args.input).lower().endswith(".csv") or args.delimiter not in (None, ","):
+        return None
+    header = _read_header(args.input)
+    if len(header) != n_cols or all(is_number(h) for h in header):
+        return None
+    return header
 
 
 INFERRED_DOMAIN_WARNING = (
@@ -435,7 +446,7 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
 
 
 def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz: str, side: str,
-                      bar: Any) -> int:
+                      bar: Any, names: list[str] | None = None) -> int:
     m = int(rel.m)
     arrays: dict[str, np.ndarray] = {
         "moments": np.asarray(rel.moments, dtype=float),
@@ -453,6 +464,9 @@ def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz:
     public = {"n": n, "k": k, "m": m, "m_source": "dataset size, public under replace-one adjacency"}
     if args.sparsity is not None:
         public["sparsity"] = int(args.sparsity)
+    if names is not None:
+        public["attributes"] = names
+        outputs["subsets"] += "; index i is the attribute public_parameters.attributes[i] (the CSV header)"
     sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
                             seeded=args.seed is not None, outputs=outputs)
     _check_convergence(sidecar, args, console)
