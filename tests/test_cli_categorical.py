@@ -183,3 +183,17 @@ def test_docs_titanic_example_of_the_inferred_domain_leak():
     assert ds.domain.sizes[j] == 32 and int(ds.records[:, j].max()) + 1 == 30
     text = (Path(__file__).resolve().parent.parent / "docs" / "cli.md").read_text(encoding="utf-8")
     assert "`Fare` 30 values where the public domain has 32" in text
+
+
+def test_a_domain_too_large_for_memory_is_refused_with_the_estimate(tmp_path, monkeypatch, capsys):
+    names = [f"c{i}" for i in range(30)]
+    (tmp_path / "big-domain.json").write_text(json.dumps({a: 40 for a in names}))
+    _write_csv(tmp_path / "big.csv", names, [[1] * 30])
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(10**9))
+    out = tmp_path / "out"
+    out.mkdir()
+    assert _run("release", "marginals", tmp_path / "big.csv", "--domain", tmp_path / "big-domain.json", *EPS,
+                "-o", out / "r", "--quiet") == 2
+    err = capsys.readouterr().err
+    assert "4,060 3-way tables" in err and "GiB" in err and "SOSPROJ_MEMORY_LIMIT" in err
+    assert os.listdir(out) == []
