@@ -248,7 +248,7 @@ def _subsets_array(subsets: Any, k: int) -> np.ndarray:
 
 
 def run_marginals(args: argparse.Namespace, console: Console) -> int:
-    """Private k-way marginals of the binary records in INPUT; exit code 0.
+    """Private k-way marginals of the records in INPUT (binary; categorical with a domain); exit code 0.
 
     >>> import os, tempfile, numpy as np
     >>> from sosproj.cli.main import build_parser
@@ -535,8 +535,11 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                    help="projection: exact (default), dykstra, alternating, or gaussian (no projection)")
     c.set_defaults(func=run_cosine)
 
-    mg = kinds.add_parser("marginals", parents=parents, help="private k-way marginals of binary records",
-                          description="Private k-way marginals of binary INPUT (rows = records).")
+    mg = kinds.add_parser("marginals", parents=parents,
+                          help="private k-way marginals of binary or categorical records",
+                          description="Private k-way marginals of INPUT (rows = records): binary 0/1 "
+                                      "records, or integer-coded categorical records in a CSV with a "
+                                      "header plus --domain FILE.")
     common(mg)
     mg.add_argument("-k", "--k", type=int, default=None,
                     help="marginal order k (default 3; with --workload, the largest set's size)")
