@@ -14,6 +14,7 @@
 from sosproj.audit.blackbox import (
     DIRECTIONS,
     PROFILES,
+    SELECTIONS,
     BlackBoxResult,
     audit_release,
     claimed_mu,
@@ -34,6 +35,7 @@ from sosproj.audit.greybox import (
 from sosproj.audit.registry import MECHANISMS, AuditCase, register
 
 __all__ = ["audit_release", "BlackBoxResult", "sample_release", "noise_free_output", "claimed_mu", "PROFILES",
-           "DIRECTIONS", "NegativeControl", "broken_noise", "KINDS", "MECHANISMS", "AuditCase", "register",
+           "DIRECTIONS", "SELECTIONS", "NegativeControl", "broken_noise", "KINDS", "MECHANISMS", "AuditCase",
+           "register",
            "audit_mechanism", "AuditResult", "AuditTarget", "GaussianMeasurement", "clopper_pearson",
            "standard_targets", "under_noised", "TESTS"]
