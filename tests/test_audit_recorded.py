@@ -7,8 +7,8 @@ that record, that
 
 * every mechanism of :data:`sosproj.audit.MECHANISMS` was audited at (0.5, 1e-5), (1, 1e-6) and
   (2, 1e-6) with its registered number of runs, and passed; the claims of the mechanisms in
-  ``FORMER_RULE_CLAIMS`` (SDP projections, too slow to re-record on the shared box) are the former
-  rule's rows, every other one the shipped rule's;
+  ``FORMER_RULE_CLAIMS`` (none now: every claim was re-recorded) are the former rule's rows, every
+  other one the shipped rule's;
 * every negative control was recorded with the shipped rule and failed, except those listed in
   ``CONTROLS_BELOW_POWER`` (on ``tables[discrete]``; the docs state each and why);
 * the power search (sigma x 0.7, 0.5, 0.3 until caught) ran with the shipped rule for every
@@ -44,7 +44,7 @@ SHIPPED, FORMER = _record.SHIPPED, _record.FORMER
 BEGIN, END = "<!-- BEGIN AUDIT TABLE -->", "<!-- END AUDIT TABLE -->"
 
 # claims kept from the former rule's recording (valid audits: the former rule is a valid, less powerful test)
-FORMER_RULE_CLAIMS = ["marginals[sos]", "marginals[cube]", "marginals[sos-sparse]"]
+FORMER_RULE_CLAIMS: list[str] = []
 # controls that the recorded audit missed, with the reason stated in docs/privacy.md: tables[discrete] releases
 # values on a lattice, where the selection over-fits its atom events (values seen under one input only in the
 # calibration runs), so its detectable factor is below 0.7 and variance-matched uniform noise goes unseen
@@ -108,15 +108,20 @@ def markdown_table(rows: list[dict], headers: list[dict]) -> str:
     shipped = [r for r in eff if r["selection"] == SHIPPED]
     former = [r for r in eff if r["selection"] != SHIPPED]
     out.append("")
-    out.append("† recorded with the former selection rule (a valid, less powerful test); every other entry with "
-               "the shipped rule.")
+    if former:
+        out.append("† recorded with the former selection rule (a valid, less powerful test); every other entry "
+                   "with the shipped rule.")
+    else:
+        out.append("Every entry was recorded with the shipped selection rule.")
     out.append("")
-    out.append(f"Run time of the audit suite (the {len(eff)} audits above): {sum(r['seconds'] for r in eff):,.0f} s "
-               f"of wall time summed over the audits, each sampling with 2 joblib workers on the shared 2-core box: "
-               f"{sum(r['seconds'] for r in shipped):,.0f} s for the {len(shipped)} shipped-rule audits (runs "
-               "started at load " + ", ".join(h["header"]["machine"].split("load ")[-1] for h in new)
-               + f"), {sum(r['seconds'] for r in former):,.0f} s for the {len(former)} former-rule ones (runs started "
-               "at load " + ", ".join(h["header"]["machine"].split("load ")[-1] for h in old) + ").")
+    line = (f"Run time of the audit suite (the {len(eff)} audits above): {sum(r['seconds'] for r in eff):,.0f} s "
+            f"of wall time summed over the audits, each sampling with 2 joblib workers on the shared 2-core box "
+            f"({len(files)} recording runs, started at load "
+            + ", ".join(h["header"]["machine"].split("load ")[-1] for h in new + old) + ")")
+    if former:
+        line += (f": {sum(r['seconds'] for r in shipped):,.0f} s for the {len(shipped)} shipped-rule audits, "
+                 f"{sum(r['seconds'] for r in former):,.0f} s for the {len(former)} former-rule ones")
+    out.append(line + ".")
     return "\n".join(out) + "\n"
 
 
