@@ -19,7 +19,6 @@ import pytest
 from sosproj.audit import (
     KINDS,
     MECHANISMS,
-    SELECTIONS,
     NegativeControl,
     audit_release,
     broken_noise,
@@ -27,6 +26,7 @@ from sosproj.audit import (
     noise_free_output,
     sample_release,
 )
+from sosproj.audit.blackbox import SELECTIONS
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.privacy import noise
 from sosproj.privacy.calibration import gaussian_sigma

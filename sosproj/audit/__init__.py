@@ -14,7 +14,6 @@
 from sosproj.audit.blackbox import (
     DIRECTIONS,
     PROFILES,
-    SELECTIONS,
     BlackBoxResult,
     audit_release,
     claimed_mu,
@@ -35,7 +34,7 @@ from sosproj.audit.greybox import (
 from sosproj.audit.registry import MECHANISMS, AuditCase, register
 
 __all__ = ["audit_release", "BlackBoxResult", "sample_release", "noise_free_output", "claimed_mu", "PROFILES",
-           "DIRECTIONS", "SELECTIONS", "NegativeControl", "broken_noise", "KINDS", "MECHANISMS", "AuditCase",
+           "DIRECTIONS", "NegativeControl", "broken_noise", "KINDS", "MECHANISMS", "AuditCase",
            "register",
            "audit_mechanism", "AuditResult", "AuditTarget", "GaussianMeasurement", "clopper_pearson",
            "standard_targets", "under_noised", "TESTS"]
