@@ -1,7 +1,8 @@
 """Benchmark: projecting a noisy order-3 moment tensor onto degree-4 pseudo-moment sets.
 
 Compares, in one run and on the same inputs, sosproj's structured ADMM
-(``solver="admm"``, the default through ``"auto"``), direct SCS (sosproj's compiled
+(``solver="admm"``, the default through ``"auto"``), its semismooth Newton augmented
+Lagrangian extension (``solver="ssnal"``, phase one ADMM then Newton-CG), direct SCS (sosproj's compiled
 conic form, native quadratic objective), direct Clarabel, and the same model
 written in cvxpy and solved by SCS (cvxpy+SCS), all at the same tolerance. Each (case,
 solver) runs in a fresh subprocess so that the peak resident memory (ru_maxrss) is
@@ -10,7 +11,8 @@ Reported: build time (compilation to conic form + solver workspace; for
 cvxpy: model construction + canonicalization), solve time, total, iterations,
 the recomputed relative residuals and gap, peak memory, the largest entry-wise
 difference to the direct-SCS answer, and the end-to-end time ratios to direct SCS
-and to cvxpy+SCS. BLAS threads: ``OPENBLAS_NUM_THREADS`` (default 1).
+and to cvxpy+SCS, and (columns "x admm", "|dX| admm") the time ratio and largest
+orbit difference to the ADMM in the same run. BLAS threads: ``OPENBLAS_NUM_THREADS`` (default 1).
 
 Inputs (``--regime``):
 
@@ -88,29 +90,32 @@ def cvxpy_model(R, ro, Y):
     return cp.Problem(cp.Minimize(obj), cons), y
 
 
-def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | None) -> dict:
+def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | None, tol: float = TOL) -> dict:
     from sosproj.sdp.compile import compile_projection
     from sosproj.sdp.solve import ConicSolver
 
     R, ro, Y = make_input(system, n, regime)
     out = {"system": system, "n": n, "order": R.psd_blocks[0].order, "n_moments": R.n_moments,
            "solver": solver, "regime": regime}
-    if solver in ("scs", "clarabel", "admm"):
+    if solver in ("scs", "clarabel", "admm", "ssnal"):
         t0 = time.perf_counter()
         prob = compile_projection(R, 3, Y, solver=solver)
-        ws = ConicSolver(prob, solver, tol=TOL, time_limit=time_limit)
+        ws = ConicSolver(prob, solver, tol=tol, time_limit=time_limit)
         t1 = time.perf_counter()
         res = ws.solve(on_fail="return")
         t2 = time.perf_counter()
         y = res.x
         out.update(build=t1 - t0, solve=t2 - t1, iterations=res.iterations, status=res.status,
                    pres=res.primal_residual, dres=res.dual_residual, gap=res.duality_gap)
+        # ssnal's phases: ADMM iterations, Newton steps, CG iterations, multiplier updates, final penalty
+        out.update({key: float(val) for key, val in res.info.items()
+                    if solver == "ssnal" and (key.startswith("ssnal_") or key in ("admm_iterations", "admm_time"))})
     else:
         t0 = time.perf_counter()
         model, yv = cvxpy_model(R, ro, Y)
         data = model.get_problem_data("SCS")          # canonicalization, timed as build
         t1 = time.perf_counter()
-        kw = {"eps_abs": TOL, "eps_rel": TOL, "max_iters": 100_000}
+        kw = {"eps_abs": tol, "eps_rel": tol, "max_iters": 100_000}
         if time_limit:
             kw["time_limit_secs"] = time_limit
         model.solve(solver="SCS", **kw)
@@ -129,8 +134,9 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
     return out
 
 
-def spawn(system: str, n: int, solver: str, regime: str, time_limit: float | None, timeout: float) -> dict:
-    cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0)]
+def spawn(system: str, n: int, solver: str, regime: str, time_limit: float | None, timeout: float,
+          tol: float = TOL) -> dict:
+    cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0), str(tol)]
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "2")
     # one BLAS thread: on an oversubscribed 2-core machine a threaded eigh was 40x slower
@@ -153,7 +159,8 @@ def fmt(v, spec):
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--child", nargs=5, help=argparse.SUPPRESS)
+    ap.add_argument("--child", nargs="+", help=argparse.SUPPRESS)
+    ap.add_argument("--tol", type=float, default=TOL, help=f"solver tolerance (default {TOL})")
     ap.add_argument("--quick", action="store_true", help="only n in {8, 12}")
     ap.add_argument("--system", choices=["unit_ball", "boolean_cube"], default=None)
     ap.add_argument("--n", type=int, nargs="*", default=None)
@@ -166,8 +173,9 @@ def main() -> None:
     ap.add_argument("--repeat-max-n", type=int, default=16, help="repeat only cases with n <= this")
     args = ap.parse_args()
     if args.child:
-        system, n, solver, regime, tl = args.child
-        print(json.dumps(run_case(system, int(n), solver, regime, float(tl) or None)))
+        system, n, solver, regime, tl = args.child[:5]
+        tol = args.child[5] if len(args.child) > 5 else TOL
+        print(json.dumps(run_case(system, int(n), solver, regime, float(tl) or None, float(tol))))
         return
     grid = {"unit_ball": [8, 12, 16, 24, 30], "boolean_cube": [12, 20, 30]}
     if args.quick:
@@ -175,12 +183,12 @@ def main() -> None:
     if args.system:
         grid = {args.system: args.n or grid[args.system]}
     rows = []
-    print(f"# regime={args.regime} tol={TOL} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '2')} "
+    print(f"# regime={args.regime} tol={args.tol} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '2')} "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '1')} "
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
     head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
             f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"
-            f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}")
+            f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}{'x admm':>7}{'|dX| admm':>10}")
     print(head)
     from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 
@@ -196,7 +204,7 @@ def main() -> None:
                 else:
                     reps = args.repeat if n <= args.repeat_max_n else 1
                     runs = [spawn(system, n, "cvxpy" if solver == "cvxpy+scs" else solver, args.regime,
-                                  args.time_limit, args.timeout) for _ in range(reps)]
+                                  args.time_limit, args.timeout, args.tol) for _ in range(reps)]
                     r = runs[0]
                     if all("total" in x for x in runs):
                         for key in ("build", "solve", "total"):
@@ -206,6 +214,7 @@ def main() -> None:
                 r["solver"] = solver
                 group.append(r)
             base = next((r for r in group if r["solver"] == "scs" and "X_orbits" in r), None)
+            admm = next((r for r in group if r["solver"] == "admm" and "X_orbits" in r), None)
             cvx = next((r for r in group if r["solver"] == "cvxpy+scs" and r.get("total")), None)
             for r in group:
                 if base is not None and "X_orbits" in r:
@@ -213,6 +222,9 @@ def main() -> None:
                     r["ratio"] = r["total"] / base["total"] if base.get("total") else None
                 if cvx is not None and r.get("total"):
                     r["ratio_cvxpy"] = r["total"] / cvx["total"]
+                if admm is not None and r.get("total") and "X_orbits" in r:
+                    r["ratio_admm"] = r["total"] / admm["total"]
+                    r["diff_admm"] = float(np.max(np.abs(np.subtract(r["X_orbits"], admm["X_orbits"]))))
                 rows.append(r)
                 print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {r['solver']:<10}"
                       f"{fmt(r.get('build'), '9.2f')}{fmt(r.get('solve'), '9.2f')}{fmt(r.get('total'), '9.2f')}"
@@ -220,7 +232,8 @@ def main() -> None:
                       f"{fmt(r.get('pres'), '9.1e')}{fmt(r.get('dres'), '9.1e')}{fmt(r.get('gap'), '9.1e')}"
                       f"{fmt(r.get('peak_mib'), '9.0f')}{fmt(r.get('diff'), '9.1e')}{fmt(r.get('ratio'), '7.2f')}"
                       f"{fmt(r.get('ratio_cvxpy'), '7.2f')}"
-                      f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '9.1f')}",
+                      f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '9.1f')}"
+                      f"{fmt(r.get('ratio_admm'), '7.2f')}{fmt(r.get('diff_admm'), '10.1e')}",
                       flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

@@ -3,6 +3,8 @@
 For each ``n`` and Gaussian tensor ``W`` (cold start, one BLAS thread unless the environment
 says otherwise), it measures
 
+* ``rankone``: ``solver="rankone"`` with ``tol`` (power-method candidate + dual certificate,
+  stops at the certified relative gap ``10 * tol``; falls back to ``lowrank`` without one);
 * ``lowrank``: ``solver="lowrank"`` with ``tol`` (it stops at the certified relative gap
   ``10 * tol``);
 * ``admm`` (today's default): cold solves with ``tol`` = 1e-6, 1e-7, ... until the answer,
@@ -11,12 +13,14 @@ says otherwise), it measures
   solve alone (the smaller tolerances that failed are not charged);
 * ``scs`` (for ``n <= --scs-max``): one solve at ``tol``, certified the same way;
 
-and prints per-``n`` medians, the certified gaps and the ratios ``admm / lowrank`` and
-``scs / lowrank`` measured in the same run.
+and prints per-``n`` medians (wall time and the process's CPU time, which is what a quiet
+machine would show with one BLAS thread), the certified gaps and the ratios of every solver's
+time to the ``--base`` solver's (default ``rankone``) measured in the same run.
 
 Usage::
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/support_scale.py --ns 10 20 30 --tensors 3 --tol 1e-7
+    OPENBLAS_NUM_THREADS=1 python benchmarks/support_scale.py --ns 64 --tensors 3 --tol 1e-6 --solvers rankone
 """
 
 from __future__ import annotations
@@ -51,33 +55,44 @@ def run_one(R, W, tol: float, solvers: list[str], max_time: float) -> dict:
     rounding = TensorRounding(R, 3)
     target = 10.0 * tol
     out: dict = {}
+    if "rankone" in solvers:
+        _, settings = support_route(R, "rankone", tol, 3)
+        t0, c0 = time.perf_counter(), time.process_time()
+        ws = ConicSolver(prob, "rankone", tol=tol, time_limit=max_time, **settings)
+        res = ws.solve(on_fail="return")
+        t, cpu = time.perf_counter() - t0, time.process_time() - c0
+        c = certified(cert, rounding, q, res)
+        out["rankone"] = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status,
+                          "fallback": res.info.get("fallback"), "dr_iterations": res.info.get("rankone_iterations"),
+                          **c}
     if "lowrank" in solvers:
         _, settings = support_route(R, "lowrank", tol, 3)
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         ws = ConicSolver(prob, "lowrank", tol=tol, time_limit=max_time, **settings)
         res = ws.solve(on_fail="return")
-        t = time.perf_counter() - t0
+        t, cpu = time.perf_counter() - t0, time.process_time() - c0
         c = certified(cert, rounding, q, res)
-        out["lowrank"] = {"time": t, "iterations": res.iterations, "status": res.status, **c}
+        out["lowrank"] = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status, **c}
     if "admm" in solvers:
         best = None
         for admm_tol in (10.0 * tol, tol, tol / 10.0, tol / 100.0):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             ws = ConicSolver(prob, "admm", tol=admm_tol, time_limit=max_time)
             res = ws.solve(on_fail="return")
-            t = time.perf_counter() - t0
+            t, cpu = time.perf_counter() - t0, time.process_time() - c0
             c = certified(cert, rounding, q, res)
-            best = {"time": t, "iterations": res.iterations, "status": res.status, "admm_tol": admm_tol, **c}
+            best = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status,
+                    "admm_tol": admm_tol, **c}
             if c["relative_gap"] <= target or t > max_time:
                 break
         out["admm"] = best
     if "scs" in solvers:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.process_time()
         ws = ConicSolver(prob, "scs", tol=tol, time_limit=max_time)
         res = ws.solve(on_fail="return")
-        t = time.perf_counter() - t0
+        t, cpu = time.perf_counter() - t0, time.process_time() - c0
         c = certified(cert, rounding, q, res)
-        out["scs"] = {"time": t, "iterations": res.iterations, "status": res.status, **c}
+        out["scs"] = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status, **c}
     return out
 
 
@@ -86,7 +101,8 @@ def main() -> None:
     ap.add_argument("--ns", type=int, nargs="+", default=[10, 20, 30])
     ap.add_argument("--tensors", type=int, default=3)
     ap.add_argument("--tol", type=float, default=1e-7)
-    ap.add_argument("--solvers", nargs="+", default=["lowrank", "admm", "scs"])
+    ap.add_argument("--solvers", nargs="+", default=["rankone", "lowrank", "admm", "scs"])
+    ap.add_argument("--base", default="rankone", help="the solver the ratios are taken against")
     ap.add_argument("--scs-max", type=int, default=20)
     ap.add_argument("--max-time", type=float, default=1800.0)
     ap.add_argument("--seed", type=int, default=2026)
@@ -108,15 +124,19 @@ def main() -> None:
             r = run_one(R, W, args.tol, solvers, args.max_time)
             per.append(r)
             raw.append({"n": n, "tensor": i, **r})
-            line = " ".join(f"{s}={v['time']:.2f}s/{v['iterations']}it/gap{v['relative_gap']:.1e}/{v['status']}"
-                            for s, v in r.items())
+            line = " ".join(f"{s}={v['time']:.2f}s(cpu {v['cpu']:.2f}s)/{v['iterations']}it/"
+                            f"gap{v['relative_gap']:.1e}/{v['status']}" for s, v in r.items())
             print(f"n={n} tensor {i}: {line}", flush=True)
         med = {s: float(np.median([p[s]["time"] for p in per])) for s in per[0]}
+        med_cpu = {s: float(np.median([p[s]["cpu"] for p in per])) for s in per[0]}
         gaps = {s: float(np.max([p[s]["relative_gap"] for p in per])) for s in per[0]}
-        ratios = {s: med[s] / med["lowrank"] for s in med if s != "lowrank" and "lowrank" in med}
+        ratios = {s: med[s] / med[args.base] for s in med if s != args.base and args.base in med}
+        ratios_cpu = {s: med_cpu[s] / med_cpu[args.base] for s in med if s != args.base and args.base in med}
         print(f"SUMMARY n={n} order={R.psd_blocks[0].order} build={build:.1f}s median times "
-              + ", ".join(f"{s} {t:.2f}s (max gap {gaps[s]:.1e})" for s, t in med.items())
-              + (" | ratios vs lowrank: " + ", ".join(f"{s} {r:.1f}x" for s, r in ratios.items()) if ratios else ""),
+              + ", ".join(f"{s} {t:.2f}s cpu {med_cpu[s]:.2f}s (max gap {gaps[s]:.1e})" for s, t in med.items())
+              + (f" | ratios vs {args.base}: " + ", ".join(f"{s} {r:.1f}x (cpu {ratios_cpu[s]:.1f}x)"
+                                                           for s, r in ratios.items()) if ratios else "")
+              + f" | load {os.getloadavg()[0]:.1f}",
               flush=True)
     if args.json:
         with open(args.json, "w") as fh:

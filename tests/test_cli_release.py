@@ -110,6 +110,7 @@ def test_marginals_release_end_to_end(records, tmp_path, capsys):
     np.testing.assert_allclose(tensor, ref.tensor())
     side = json.loads(open(f"{out}.json").read())
     assert side["public_parameters"]["m"] == 400 and "public" in side["public_parameters"]["m_source"]
+    assert side["public_parameters"]["attributes"] == [f"a{i}" for i in range(5)]  # the CSV header names them
     assert side["privacy"]["sensitivity"] == pytest.approx(ref.sensitivity)
     assert "measured_cells" not in json.dumps(side)
 

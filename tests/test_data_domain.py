@@ -91,3 +91,14 @@ def test_bundled_copy_equals_shared_csv(name: str) -> None:
     ds = sp.load_dataset(name)
     assert ds.domain == ref.domain
     assert np.array_equal(ds.records, ref.records)
+
+
+@pytest.mark.parametrize("value", [97, -53])
+def test_code_errors_never_quote_a_record_value(value: int) -> None:
+    """An out-of-domain code is private data: the error names the column and the public domain only."""
+    dom = Domain(("a", "b"), (2, 3))
+    with pytest.raises(InvalidInputError) as err:
+        Dataset(np.array([[0, 1], [1, value]]), dom)
+    msg = str(err.value)
+    assert "'b'" in msg and "0..2" in msg
+    assert str(abs(value)) not in msg

@@ -196,8 +196,11 @@ def test_auto_routes_large_unit_ball_supports_to_lowrank():
     n = 27                                             # moment matrix of order 406
     big = MomentRelaxation(unit_ball(n), 4)
     assert big.psd_blocks[0].order >= AUTO_LOWRANK_MIN_ORDER
-    name, settings = support_route(big, "auto", 1e-7, 3)
+    name, settings = support_route(big, "lowrank", 1e-7, 3)
     assert name == "lowrank" and settings["trace_bound"] == 3.0 and callable(settings["rounding"])
+    # auto: tensor supports go to the rank-one certificate backend there, other linear costs to lowrank
+    assert support_route(big, "auto", 1e-7, 3)[0] == "rankone"
+    assert support_route(big, "auto", 1e-7)[0] == "lowrank"
     cube = MomentRelaxation(boolean_cube(4), 4)
     assert support_route(cube, "auto", 1e-7)[0] == "auto"
 

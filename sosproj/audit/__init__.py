@@ -34,6 +34,7 @@ from sosproj.audit.greybox import (
 from sosproj.audit.registry import MECHANISMS, AuditCase, register
 
 __all__ = ["audit_release", "BlackBoxResult", "sample_release", "noise_free_output", "claimed_mu", "PROFILES",
-           "DIRECTIONS", "NegativeControl", "broken_noise", "KINDS", "MECHANISMS", "AuditCase", "register",
+           "DIRECTIONS", "NegativeControl", "broken_noise", "KINDS", "MECHANISMS", "AuditCase",
+           "register",
            "audit_mechanism", "AuditResult", "AuditTarget", "GaussianMeasurement", "clopper_pearson",
            "standard_targets", "under_noised", "TESTS"]

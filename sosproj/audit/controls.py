@@ -11,11 +11,20 @@ kind            what the broken mechanism does (it still *reports* the claimed p
 ==============  =========================================================================
 ``zero``        no noise at all
 ``uniform``     uniform noise of the same variance, :math:`U(-\sqrt3\sigma, \sqrt3\sigma)`
+                (discrete sampler: uniform integers on :math:`\{-a, \dots, a\}`,
+                :math:`a(a+1)/3 \approx \sigma^2`)
 ``scale``       Gaussian noise with ``factor`` times the calibrated :math:`\sigma`
-``sensitivity`` calibrates to ``factor`` times the sensitivity (``gaussian_sigma`` and
-                ``spec_sigma`` patched; reports that sigma)
+                (discrete sampler: :math:`\mathcal N_{\mathbb Z}(0, (f\sigma)^2)`)
+``sensitivity`` calibrates to ``factor`` times the sensitivity (``gaussian_sigma``,
+                ``spec_sigma`` and ``discrete_gaussian_sigma`` patched; reports that sigma)
 ``grid``        Gaussian noise snapped to a coarse float grid of spacing :math:`\sigma/8`
+                (discrete sampler: to multiples of :math:`g = \max(2, \mathrm{round}(\sigma/8))`,
+                a sublattice, since integer noise is already on the grid of spacing 1)
 ==============  =========================================================================
+
+The discrete Gaussian sampler of :mod:`sosproj.privacy.discrete_gaussian`
+(``sample_discrete_gaussian``, used by ``release_tables(noise="discrete")``) is patched the
+same way as the continuous one, so the controls reach every shipped noise distribution.
 
 Never use these outside tests and audits: they remove privacy. Not thread-safe
 (processes are fine: each joblib worker patches its own modules).
@@ -78,7 +87,7 @@ def broken_noise(kind: str, factor: float = 0.7) -> Iterator[None]:
     """
     check_choice(kind, "kind", KINDS)
     factor = check_positive(factor, "factor")
-    from sosproj.privacy import calibration, noise
+    from sosproj.privacy import calibration, discrete_gaussian, noise
 
     patched: list[tuple[Any, str, Any]] = []
     replaced: dict[str, tuple[Any, Any]] = {}
@@ -98,6 +107,13 @@ def broken_noise(kind: str, factor: float = 0.7) -> Iterator[None]:
 
             replaced["spec_sigma"] = (orig_spec_sigma, understated_spec_sigma)
             patched += _patch_everywhere("spec_sigma", orig_spec_sigma, understated_spec_sigma)
+            orig_dg_sigma = discrete_gaussian.discrete_gaussian_sigma
+
+            def dg_sigma(epsilon: float, delta: float, sensitivity: float = 1.0, **kw: Any) -> float:
+                return orig_dg_sigma(epsilon, delta, factor * sensitivity, **kw)
+
+            replaced["discrete_gaussian_sigma"] = (orig_dg_sigma, dg_sigma)
+            patched += _patch_everywhere("discrete_gaussian_sigma", orig_dg_sigma, dg_sigma)
         else:
             orig = noise.gaussian_noise
 
@@ -116,6 +132,24 @@ def broken_noise(kind: str, factor: float = 0.7) -> Iterator[None]:
 
             replaced["gaussian_noise"] = (orig, draw)
             patched += _patch_everywhere("gaussian_noise", orig, draw)
+            orig_dg = discrete_gaussian.sample_discrete_gaussian
+
+            def draw_discrete(shape: Any, sigma2: Any, rng: Any = None) -> np.ndarray:
+                s2 = float(sigma2)
+                if kind == "scale":
+                    return orig_dg(shape, s2 * factor * factor, rng)
+                z = orig_dg(shape, sigma2, rng)
+                if kind == "zero":
+                    return np.zeros_like(z)
+                if kind == "grid":
+                    g = max(2, int(round(GRID_FRACTION * np.sqrt(s2))))
+                    return (g * np.round(z / g)).astype(z.dtype)
+                gen = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+                a = max(1, int(round((np.sqrt(1.0 + 12.0 * s2) - 1.0) / 2.0)))
+                return gen.integers(-a, a + 1, size=np.shape(z)).astype(z.dtype)
+
+            replaced["sample_discrete_gaussian"] = (orig_dg, draw_discrete)
+            patched += _patch_everywhere("sample_discrete_gaussian", orig_dg, draw_discrete)
         yield
     finally:
         for module, name, fn in patched:

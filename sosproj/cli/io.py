@@ -92,10 +92,7 @@ def read_array(path: str | os.PathLike[str], *, name: str = "INPUT", key: str | 
     if suffix not in SUPPORTED_INPUTS:
         raise InvalidInputError(
             f"{name} must be a .npy, .npz or .csv file; got a file ending in {suffix or '(no suffix)'!r}")
-    if not os.path.exists(path):
-        raise InvalidInputError(f"{name} file not found: {path}; check the path")
-    if os.path.isdir(path):
-        raise InvalidInputError(f"{name} is a directory: {path}; pass a .npy, .npz or .csv file")
+    check_input_file(path, name, "pass a .npy, .npz or .csv file")
     if os.path.getsize(path) == 0:
         raise InvalidInputError(f"{name} file is empty: {path}")
     try:
@@ -112,6 +109,22 @@ def read_array(path: str | os.PathLike[str], *, name: str = "INPUT", key: str | 
     if arr.size == 0:
         raise InvalidInputError(f"{name} holds an empty array; it needs at least one row and column")
     return arr
+
+
+def check_input_file(path: str | os.PathLike[str], name: str, fix: str = "pass a file") -> str:
+    """Return ``path`` if it is an existing file; else raise :class:`~sosproj.errors.InvalidInputError`.
+
+    >>> check_input_file("/nonexistent/x.csv", "INPUT")
+    Traceback (most recent call last):
+    ...
+    sosproj.errors.InvalidInputError: INPUT file not found: /nonexistent/x.csv; check the path
+    """
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise InvalidInputError(f"{name} file not found: {path}; check the path")
+    if os.path.isdir(path):
+        raise InvalidInputError(f"{name} is a directory: {path}; {fix}")
+    return path
 
 
 def peek_shape(path: str | os.PathLike[str], key: str | None = None) -> tuple[int, ...] | None:
@@ -185,7 +198,12 @@ def _read_npz(path: str, name: str, key: str | None) -> np.ndarray:
             f"{name} is not a valid .npz archive of numeric arrays: {path}") from exc
 
 
-def _is_number(cell: str) -> bool:
+def is_number(cell: str) -> bool:
+    """True when ``cell`` parses as a number (CSV header detection).
+
+    >>> is_number(" 1.5"), is_number("age")
+    (True, False)
+    """
     try:
         float(cell)
     except ValueError:
@@ -209,7 +227,7 @@ def _read_csv(path: str, name: str, delimiter: str | None) -> np.ndarray:
     if delimiter is None:
         delimiter = next((d for d in (",", ";", "\t") if d in first), None)
     cells = first.split() if delimiter is None else next(csv.reader([first], delimiter=delimiter))
-    header = not all(_is_number(c.strip()) for c in cells)
+    header = not all(is_number(c.strip()) for c in cells)
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("error")  # "input contained no data" and friends
@@ -231,7 +249,7 @@ def _read_csv_careful(path: str, name: str, delimiter: str | None) -> np.ndarray
     else:
         rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=delimiter))
     rows = [[c.strip() for c in r] for r in rows]
-    if rows and not all(_is_number(c) for c in rows[0]):
+    if rows and not all(is_number(c) for c in rows[0]):
         rows = rows[1:]  # header
     if not rows:
         raise InvalidInputError(f"{name} .csv file has a header but no data rows: {path}")
@@ -434,6 +452,7 @@ def npz_path(out: str | os.PathLike[str]) -> str:
 
 
 __all__ = [
-    "OutputError", "SUPPORTED_INPUTS", "read_array", "check_output_dir", "write_files", "atomic_write", "write_json",
+    "OutputError", "SUPPORTED_INPUTS", "read_array", "check_input_file", "is_number",
+    "check_output_dir", "write_files", "atomic_write", "write_json",
     "json_bytes", "to_jsonable", "npz_writer", "sidecar_path", "npz_path",
 ]

@@ -81,6 +81,18 @@ class Console:
         if self.show_text:
             print(*parts, file=self.stderr, flush=True)
 
+    def warn(self, message: str) -> None:
+        """Print a warning on stderr that neither ``--quiet`` nor ``--json`` hides.
+
+        For warnings the user must see whatever the output mode (privacy caveats): stdout keeps
+        its one JSON document under ``--json``; the warning goes to stderr.
+
+        >>> import io
+        >>> err = io.StringIO(); Console(quiet=True, stderr=err).warn("leaks"); err.getvalue()
+        'sosproj: WARNING: leaks\\n'
+        """
+        print(f"sosproj: WARNING: {message}", file=self.stderr, flush=True)
+
     def error(self, message: str, *, kind: str = "Error", exit_code: int = 1) -> None:
         """Report an error: JSON on stdout in ``--json`` mode, else ``sosproj: error: ...`` on stderr.
 

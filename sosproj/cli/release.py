@@ -40,6 +40,8 @@ Examples
 from __future__ import annotations
 
 import argparse
+import csv
+import json
 import os
 from typing import Any
 
@@ -48,7 +50,9 @@ import numpy as np
 from sosproj._version import __version__
 from sosproj.cli.io import (
     OutputError,
+    check_input_file,
     check_output_dir,
+    is_number,
     json_bytes,
     npz_path,
     npz_writer,
@@ -58,7 +62,7 @@ from sosproj.cli.io import (
     write_files,
 )
 from sosproj.cli.output import Console
-from sosproj.errors import InvalidParameterError, ProjectionError
+from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionError, SosprojError
 from sosproj.privacy.spec import CALIBRATIONS
 
 COSINE_METHODS = ("exact", "dykstra", "alternating", "gaussian")
@@ -244,7 +248,7 @@ def _subsets_array(subsets: Any, k: int) -> np.ndarray:
 
 
 def run_marginals(args: argparse.Namespace, console: Console) -> int:
-    """Private k-way marginals of the binary records in INPUT; exit code 0.
+    """Private k-way marginals of the records in INPUT (binary; categorical with a domain); exit code 0.
 
     >>> import os, tempfile, numpy as np
     >>> from sosproj.cli.main import build_parser
@@ -255,8 +259,11 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
     (0, 4)
     """
     npz, side = _check_output(args.output, args.force)
-    if getattr(args, "domain", None) is not None:
+    if getattr(args, "domain", None) is not None or getattr(args, "infer_domain", False):
         return _run_categorical(args, console, npz, side)
+    if getattr(args, "workload", None) is not None:
+        raise InvalidParameterError("--workload needs categorical input: pass --domain FILE (or --infer-domain)")
+    args.k = 3 if args.k is None else args.k
     from sosproj.mechanisms.marginals import check_release_size
 
     # refuse what cannot fit from the sizes in the file header, before reading the records
@@ -274,13 +281,118 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
         if args.solver is not None:
             kwargs["solver"] = args.solver
         rel = release_marginals(D, args.k, **kwargs)
+        n_cols = int(D.shape[1])
         del D
         bar.update(1)
-        return _finish_marginals(rel, args, console, npz, side, bar)
+        return _finish_marginals(rel, args, console, npz, side, bar, _csv_attribute_names(args, n_cols))
+
+
+def _csv_attribute_names(args: argparse.Namespace, n_cols: int) -> list[str] | None:
+    """The attribute names of a binary ``.csv`` INPUT's header row (column names are schema, not data)."""
+    if not os.fspath(args.input).lower().endswith(".csv") or args.delimiter not in (None, ","):
+        return None
+    header = _read_header(args.input)
+    if len(header) != n_cols or all(is_number(h) for h in header):
+        return None
+    return header
+
+
+INFERRED_DOMAIN_WARNING = (
+    "no --domain given: the domain (attribute names from the header, number of values = largest code + 1 "
+    "per column) is INFERRED FROM THE PRIVATE RECORDS and published in the sidecar and in the shape of "
+    "every table, without noise. This leaks information about the data (e.g. the largest value of every "
+    "attribute) that the (epsilon, delta) guarantee does not cover. For a real release pass a public "
+    "--domain FILE (JSON {attribute: number of values}) fixed without looking at the data.")
+
+#: a provisional code range for --infer-domain: the records are validated against it by
+#: Dataset.from_csv (names, integer and non-negative codes), then the domain is inferred
+_INFER_MAX_SIZE = 2 ** 31 - 1
+
+
+def _read_domain(path: str) -> Any:
+    """The public domain of ``--domain FILE`` (a JSON object ``{attribute: number of values}``)."""
+    from sosproj.data.domain import Domain
+
+    check_input_file(path, "--domain")
+    try:
+        return Domain.from_json(path)
+    except (ValueError, UnicodeDecodeError) as exc:  # json.JSONDecodeError is a ValueError
+        if isinstance(exc, SosprojError):
+            raise InvalidInputError(f"--domain: {exc}") from None
+        raise InvalidInputError(f"--domain {path} is not valid JSON; it must hold an object "
+                                '{"attribute": number of values, ...}') from None
+
+
+def parse_workload_spec(spec: str | None) -> list[list[str]] | None:
+    """The attribute sets of ``--workload``: inline ``"a,b,c;a,d"`` or a JSON file (list of lists of names).
+
+    Only the syntax is checked here; the names are checked against the domain by the release.
+
+    >>> parse_workload_spec("age, sex;age,income")
+    [['age', 'sex'], ['age', 'income']]
+    """
+    if spec is None:
+        return None
+    if spec.lower().endswith(".json"):
+        check_input_file(spec, "--workload")
+        try:
+            with open(spec, encoding="utf-8") as fh:
+                obj = json.load(fh)
+        except (ValueError, UnicodeDecodeError):
+            raise InvalidInputError(f"--workload {spec} is not valid JSON; it must hold a list of lists of "
+                                    "attribute names") from None
+        if not isinstance(obj, list) or not all(
+                isinstance(w, list) and all(isinstance(a, str) for a in w) for w in obj):
+            raise InvalidInputError(f"--workload {spec} must hold a list of lists of attribute names, "
+                                    'e.g. [["age", "sex"], ["age", "income"]]')
+        sets = [[a.strip() for a in w] for w in obj]
+    else:
+        sets = [[a.strip() for a in w.split(",")] for w in spec.split(";") if w.strip()]
+    if not sets or any(not w or any(not a for a in w) for w in sets):
+        raise InvalidParameterError("--workload needs non-empty attribute sets: 'a,b,c;a,d' (sets separated by "
+                                    "';', names by ',') or a .json file with a list of lists of names")
+    return sets
+
+
+def _read_header(path: str) -> list[str]:
+    try:
+        with open(path, newline="", encoding="utf-8") as fh:
+            first = next(csv.reader(fh), None)
+    except UnicodeDecodeError:
+        raise InvalidInputError(f"INPUT is not a UTF-8 text .csv file: {path}") from None
+    if not first:
+        raise InvalidInputError(f"INPUT .csv file is empty: {path}; it needs a header row naming the attributes")
+    return [h.strip() for h in first]
+
+
+def _read_categorical(args: argparse.Namespace) -> tuple[Any, str]:
+    """The records of INPUT as a Dataset, and where its domain came from (``--domain`` or inferred)."""
+    from sosproj.data.domain import Dataset, Domain
+
+    path = check_input_file(args.input, "INPUT", "pass a .csv file")
+    if not path.lower().endswith(".csv"):
+        raise InvalidInputError("categorical INPUT (--domain / --infer-domain) must be a .csv file with a header "
+                                "row naming the attributes")
+    header = _read_header(path)
+    if args.domain is not None:
+        try:
+            return Dataset.from_csv(path, args.domain), "public domain file (--domain)"
+        except UnicodeDecodeError:
+            raise InvalidInputError(f"INPUT is not a UTF-8 text .csv file: {path}") from None
+    if all(is_number(h) for h in header):
+        raise InvalidInputError("--infer-domain: INPUT's first row is numeric; the CSV needs a header row "
+                                "naming the attributes")
+    wide = Dataset.from_csv(path, Domain(tuple(header), (_INFER_MAX_SIZE,) * len(header)))
+    sizes = tuple(int(s) + 1 for s in wide.records.max(axis=0))
+    return (Dataset(wide.records, Domain(wide.domain.names, sizes)),
+            "INFERRED from the private records (largest code + 1): not covered by the privacy guarantee")
 
 
 def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side: str) -> int:
-    """``--domain FILE``: a CSV with a header, columns matched by name; one table per workload set.
+    """``--domain FILE`` / ``--infer-domain``: a CSV with a header, columns matched by name; one table per set.
+
+    Every check that needs no record (the domain file, the workload's names, the method) runs before
+    INPUT is read; nothing is written unless the release succeeded.
 
     >>> import os, tempfile
     >>> from sosproj.cli.main import build_parser
@@ -292,35 +404,49 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
     >>> run_marginals(args, Console(quiet=True)), np.load(os.path.join(d, "m.npz"))["table_0"].shape
     (0, (2, 3))
     """
-    from sosproj.data.domain import Dataset
     from sosproj.mechanisms.marginals import release_marginals
+    from sosproj.mechanisms.marginals_pipeline import parse_workload
 
     if args.method not in ("auto",) or args.sparsity is not None:
-        raise InvalidParameterError("--domain (categorical input) uses the residual pipeline; "
+        raise InvalidParameterError("--domain / --infer-domain (categorical input) use the residual pipeline; "
                                     "drop --method/--sparsity")
+    sets = parse_workload_spec(args.workload)
+    k = args.k if args.k is not None else (3 if sets is None else max(len(w) for w in sets))
+    if args.domain is not None:
+        args.domain = _read_domain(args.domain)
+        # names and sizes of the workload against the public domain, before any record is read
+        parse_workload(args.domain, k, sets)
+    else:
+        console.warn(INFERRED_DOMAIN_WARNING)
     with console.steps(3, desc="release marginals") as bar:
-        ds = Dataset.from_csv(args.input, args.domain)
+        ds, domain_source = _read_categorical(args)
         bar.update(1)
-        rel = release_marginals(ds, args.k, epsilon=args.epsilon, delta=args.delta, rng=_rng(args, console),
-                                allocation=args.allocation, reconstruction=args.reconstruction)
+        rel = release_marginals(ds, k, epsilon=args.epsilon, delta=args.delta, rng=_rng(args, console),
+                                workload=sets, allocation=args.allocation, reconstruction=args.reconstruction)
         del ds
         bar.update(1)
         names = rel.domain.names
         arrays = {f"table_{i}": np.asarray(rel.table(w), dtype=float) for i, w in enumerate(rel.workload)}
         outputs = {f"table_{i}": "private counts over (" + ", ".join(names[a] for a in w) + ")"
                    for i, w in enumerate(rel.workload)}
-        public = {"domain": rel.domain.as_dict(), "k": int(rel.k), "m": int(rel.m),
-                  "m_source": "dataset size, public under replace-one adjacency",
+        public = {"domain": rel.domain.as_dict(), "domain_source": domain_source, "k": int(rel.k),
+                  "m": int(rel.m), "m_source": "dataset size, public under replace-one adjacency",
                   "workload": [[names[a] for a in w] for w in rel.workload]}
         sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
                                 seeded=args.seed is not None, outputs=outputs)
+        _check_convergence(sidecar, args, console)
         _write(npz, side, arrays, sidecar)
         bar.update(1)
-        return _report(console, npz, side, sidecar)
+        code = _report(console, npz, side, sidecar)
+        shown = list(outputs.items())[:3]
+        console.print(f"  {len(outputs)} tables, axes named in the sidecar's outputs: "
+                      + "; ".join(f"{key} = {desc[len('private counts over '):]}" for key, desc in shown)
+                      + ("; ..." if len(outputs) > len(shown) else ""))
+        return code
 
 
 def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz: str, side: str,
-                      bar: Any) -> int:
+                      bar: Any, names: list[str] | None = None) -> int:
     m = int(rel.m)
     arrays: dict[str, np.ndarray] = {
         "moments": np.asarray(rel.moments, dtype=float),
@@ -338,6 +464,9 @@ def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz:
     public = {"n": n, "k": k, "m": m, "m_source": "dataset size, public under replace-one adjacency"}
     if args.sparsity is not None:
         public["sparsity"] = int(args.sparsity)
+    if names is not None:
+        public["attributes"] = names
+        outputs["subsets"] += "; index i is the attribute public_parameters.attributes[i] (the CSV header)"
     sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
                             seeded=args.seed is not None, outputs=outputs)
     _check_convergence(sidecar, args, console)
@@ -406,10 +535,14 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                    help="projection: exact (default), dykstra, alternating, or gaussian (no projection)")
     c.set_defaults(func=run_cosine)
 
-    mg = kinds.add_parser("marginals", parents=parents, help="private k-way marginals of binary records",
-                          description="Private k-way marginals of binary INPUT (rows = records).")
+    mg = kinds.add_parser("marginals", parents=parents,
+                          help="private k-way marginals of binary or categorical records",
+                          description="Private k-way marginals of INPUT (rows = records): binary 0/1 "
+                                      "records, or integer-coded categorical records in a CSV with a "
+                                      "header plus --domain FILE.")
     common(mg)
-    mg.add_argument("-k", "--k", type=int, default=3, help="marginal order k (default 3)")
+    mg.add_argument("-k", "--k", type=int, default=None,
+                    help="marginal order k (default 3; with --workload, the largest set's size)")
     mg.add_argument("--method", choices=MARGINAL_METHODS, default="auto",
                     help="release method (default: auto = tables without --sparsity, cube with it)")
     mg.add_argument("--sparsity", type=int, help="public bound t on the ones per record (sparse methods)")
@@ -420,14 +553,24 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                                      "with SCS where a relaxation lacks its structure; the Fourier ADMM for "
                                      "tables; also admm, scs, clarabel, mosek)")
     mg.add_argument("--tensor", action="store_true", help="also store the full n^k moment tensor")
-    mg.add_argument("--domain", help="domain JSON {attribute: number of values}: INPUT is then an integer-coded "
-                                     "CSV with a header (columns matched by name) and the categorical residual "
-                                     "pipeline releases one table per k-way attribute set")
+    dom = mg.add_mutually_exclusive_group()
+    dom.add_argument("--domain", help="PUBLIC domain JSON {attribute: number of values}: INPUT is then an "
+                                      "integer-coded CSV with a header (columns matched by name) and the "
+                                      "categorical residual pipeline releases one table per attribute set")
+    dom.add_argument("--infer-domain", action="store_true",
+                     help="categorical CSV with a header but no domain file: the number of values of each "
+                          "column is INFERRED FROM THE PRIVATE DATA (largest code + 1), which leaks it; a "
+                          "warning is always printed (also under --quiet). Testing only; use --domain")
+    mg.add_argument("--workload", help="with --domain / --infer-domain: the attribute sets to release, inline "
+                                       "'a,b,c;a,d' or a .json file with a list of lists of names "
+                                       "(default: all k-way sets)")
     mg.add_argument("--allocation", choices=("auto", "rp", "equal-tables"), default="auto",
-                    help="with --domain: noise allocation over the residuals (default auto)")
+                    help="with --domain / --infer-domain: noise allocation over the residuals (default auto)")
     mg.add_argument("--reconstruction", choices=("auto", "blue", "lnn"), default="auto",
-                    help="with --domain: reconstruction (default auto: local non-negativity + one-hot PSD)")
+                    help="with --domain / --infer-domain: reconstruction (default auto: local "
+                         "non-negativity + one-hot PSD)")
     mg.set_defaults(func=run_marginals)
 
 
-__all__ = ["sanitize_diagnostics", "unconverged", "build_sidecar", "run_cosine", "run_marginals", "ADJACENCY"]
+__all__ = ["sanitize_diagnostics", "unconverged", "build_sidecar", "run_cosine", "run_marginals", "ADJACENCY",
+           "INFERRED_DOMAIN_WARNING", "parse_workload_spec"]

@@ -276,13 +276,16 @@ def _check_codes(records: Any, domain: Domain) -> np.ndarray:
             raise InvalidInputError("records must be finite integer codes (found NaN or inf)")
         if np.any(X != np.round(X)):
             raise InvalidInputError("records must be integer codes (found a non-integer value)")
+    # the messages name the column and the public domain, never a record's value (the value of an
+    # out-of-domain code is private data) nor its position
     lo = X.min(axis=0)
     hi = X.max(axis=0)
     for j, (a, s) in enumerate(zip(domain.names, domain.sizes, strict=True)):
         if lo[j] < 0:
-            raise InvalidInputError(f"records: column {a!r} has a negative code {int(lo[j])}")
+            raise InvalidInputError(f"records: column {a!r} has negative codes; codes must lie in 0..{s - 1}")
         if hi[j] >= s:
-            raise InvalidInputError(f"records: column {a!r} has code {int(hi[j])} outside its domain 0..{s - 1}")
+            raise InvalidInputError(f"records: column {a!r} has codes outside its domain 0..{s - 1}; fix the "
+                                    "records or the domain (a public domain, never one read from the data)")
     dtype = np.uint8 if max(domain.sizes) <= 256 else (np.uint16 if max(domain.sizes) <= 65536 else np.uint32)
     return np.ascontiguousarray(X.astype(dtype))
 

@@ -59,6 +59,7 @@ SQRT2 = float(np.sqrt(2.0))
 
 
 @lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def svec_indices(d: int, order: SvecOrder = "scs") -> tuple[np.ndarray, np.ndarray]:
     """Row and column indices ``(i, j)`` of the svec entries of a ``d x d`` matrix.
 
@@ -70,20 +71,15 @@ def svec_indices(d: int, order: SvecOrder = "scs") -> tuple[np.ndarray, np.ndarr
     >>> svec_indices(3, "clarabel")[0].tolist(), svec_indices(3, "clarabel")[1].tolist()
     ([0, 0, 1, 0, 1, 2], [0, 1, 1, 2, 2, 2])
     """
-    if order == "scs":
-        cols, rows = [], []
-        for j in range(d):
-            rows.extend(range(j, d))
-            cols.extend([j] * (d - j))
-    elif order == "clarabel":
-        cols, rows = [], []
-        for j in range(d):
-            rows.extend(range(0, j + 1))
-            cols.extend([j] * (j + 1))
+    if order == "scs":           # lower triangle, column-major: (i, j) for i >= j
+        jj, ii = np.triu_indices(d)
+    elif order == "clarabel":    # upper triangle, column-major: (i, j) for i <= j
+        ii, jj = np.tril_indices(d)
+        ii, jj = jj, ii
     else:
         raise InvalidParameterError("order must be 'scs' or 'clarabel'")
-    i = np.asarray(rows, dtype=np.int64)
-    j = np.asarray(cols, dtype=np.int64)
+    i = np.ascontiguousarray(ii, dtype=np.int64)
+    j = np.ascontiguousarray(jj, dtype=np.int64)
     i.setflags(write=False)
     j.setflags(write=False)
     return i, j

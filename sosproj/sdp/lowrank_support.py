@@ -33,6 +33,11 @@ from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, 
 #: ``solver="auto"`` picks the low-rank backend from this moment-matrix order on (unit ball)
 AUTO_LOWRANK_MIN_ORDER = 400
 
+#: ``solver="auto"`` picks the rank-one certificate backend for supports of tensors (unit ball) from
+#: this moment-matrix order on: measured faster than ``admm`` and ``lowrank`` in the same run at
+#: orders 231 and 496 (``docs/bench_support.md``); smaller orders were not measured and keep the ADMM
+AUTO_RANKONE_MIN_ORDER = 200
+
 _CERTIFIERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -121,6 +126,104 @@ class TensorRounding:
                 best, zbest = val, z
         return best, zbest
 
+    def _contract(self, T: np.ndarray, Z: np.ndarray) -> np.ndarray:
+        """``G[:, b] = T(., z_b, ..., z_b)`` for every column ``z_b`` of ``Z`` (``k - 1`` contractions)."""
+        G = np.tensordot(T, Z, axes=([T.ndim - 1], [0]))
+        for _ in range(self.k - 2):
+            G = np.einsum("...jb,jb->...b", G, Z)
+        return G
+
+    def best_point(self, q: np.ndarray, starts: int = 128, rng: Any = 0, iters: int = 100,
+                   tol: float = 1e-12, polish: int = 4) -> tuple[float, np.ndarray]:
+        r"""Best point of a **batched** SS-HOPM (Kolda & Mayo 2011) from ``starts`` random unit
+        vectors (one tensor contraction per iteration for all of them, ``iters`` at most), the
+        ``polish`` best then refined by Newton's method on the KKT system.
+
+        Returns ``(value, z)``: the best value of :math:`\langle W, z^{\otimes k}\rangle` found on the
+        unit sphere and its point (``||z|| = 1``).
+
+        >>> from sosproj.poly import MomentRelaxation, unit_ball
+        >>> from sosproj.sdp.compile import support_cost
+        >>> R = MomentRelaxation(unit_ball(3), 4)
+        >>> W = np.zeros((3, 3, 3)); W[1, 1, 1] = 2.0
+        >>> val, z = TensorRounding(R, 3).best_point(support_cost(R, 3, W), starts=8)
+        >>> round(val, 9), np.round(np.abs(z), 6).tolist()
+        (2.0, [0.0, 1.0, 0.0])
+        """
+        T = self.tensor(q)
+        n = T.shape[0]
+        if self.k == 1:                       # a linear form: the maximizer is explicit
+            nrm = float(np.linalg.norm(T))
+            return nrm, (T / nrm if nrm > 0 else np.eye(n)[0])
+        gen = np.random.default_rng(rng)
+        Z = gen.standard_normal((n, int(starts)))
+        Z /= np.linalg.norm(Z, axis=0)
+        shift = float(np.linalg.norm(T.reshape(n, -1), 2)) if self.k > 2 else 0.0
+        active = np.arange(Z.shape[1])
+        for _ in range(iters):
+            Za = Z[:, active]
+            G = self._contract(T, Za) + shift * Za
+            nrm = np.linalg.norm(G, axis=0)
+            nrm[nrm == 0] = 1.0
+            Zn = G / nrm
+            moved = np.linalg.norm(Zn - Za, axis=0)
+            Z[:, active] = Zn
+            active = active[moved > tol]
+            if active.size == 0:
+                break
+        vals = np.einsum("ib,ib->b", Z, self._contract(T, Z))
+        if self.k % 2 == 1:
+            flip = vals < 0
+            Z[:, flip] *= -1.0
+            vals = np.abs(vals)
+        val, z = -np.inf, Z[:, 0]
+        for b in np.argsort(vals)[::-1][:polish]:        # Newton on the few best, the best kept
+            v, zb = self._newton(T, Z[:, b])
+            if not v >= vals[b]:
+                v, zb = float(vals[b]), Z[:, b]
+            if v > val:
+                val, z = v, zb
+        return float(val), z
+
+    def _newton(self, T: np.ndarray, z: np.ndarray, steps: int = 8) -> tuple[float, np.ndarray]:
+        r"""Newton's method on the KKT system :math:`T(\cdot, z^{k-1}) = \lambda z`, :math:`\|z\| = 1`
+        (quadratic convergence at a non-degenerate critical point); a step is kept only if it raises
+        the value."""
+        z = z / np.linalg.norm(z)
+        val = self._value(T, z)
+        n = z.size
+        for _ in range(steps):
+            H = T
+            for _ in range(self.k - 2):
+                H = H @ z
+            g = H @ z
+            lam = float(g @ z)
+            J = np.zeros((n + 1, n + 1))
+            J[:n, :n] = (self.k - 1) * H - lam * np.eye(n)
+            J[:n, n] = -z
+            J[n, :n] = -z
+            rhs = -np.concatenate([g - lam * z, [0.5 * (1.0 - z @ z)]])
+            try:
+                d = np.linalg.solve(J, rhs)
+            except np.linalg.LinAlgError:
+                break
+            z_new = z + d[:n]
+            z_new /= np.linalg.norm(z_new)
+            v_new = self._value(T, z_new)
+            if not v_new >= val - 1e-15 * abs(val):
+                break
+            done = float(np.linalg.norm(z_new - z)) < 1e-14
+            z, val = z_new, v_new
+            if done:
+                break
+        return val, z
+
+    def dirac(self, z: np.ndarray) -> np.ndarray:
+        """Moments of the Dirac measure at ``z`` scaled into the closed ball (an exactly feasible point)."""
+        z = np.asarray(z, dtype=float)
+        z = z / max(1.0, float(np.linalg.norm(z)) * (1.0 + 1e-15))
+        return self.R.moments_of(z[None, :])
+
     def __call__(self, q: np.ndarray, x: np.ndarray) -> float:
         """``q . m(z)`` of the rounded point (minus its support value; ``m(z)``: Dirac moments)."""
         val, _ = self.point(q, x)
@@ -135,6 +238,11 @@ class TensorRounding:
 def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tuple[str, dict[str, Any]]:
     """Backend name and its extra settings for a support function over relaxation ``R``.
 
+    ``"rankone"`` (or ``"auto"`` with a tensor order ``k`` on a unit ball of moment order at least
+    :data:`AUTO_RANKONE_MIN_ORDER`) gets the trace bound, the interior point and a
+    :class:`TensorRounding`; ``"lowrank"`` (or ``"auto"`` from :data:`AUTO_LOWRANK_MIN_ORDER`
+    without ``k``) as before.
+
     >>> from sosproj.poly import MomentRelaxation, unit_ball
     >>> support_route(MomentRelaxation(unit_ball(3), 4), "auto", 1e-7)[0]
     'auto'
@@ -143,6 +251,22 @@ def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tupl
     ('lowrank', 3.0, 1e-06)
     """
     order = int(R.psd_blocks[0].order)
+    if solver == "rankone" or (solver == "auto" and k is not None and order >= AUTO_RANKONE_MIN_ORDER):
+        data = _ball_data(R)
+        rounding = None
+        if data is not None and k is not None:
+            try:
+                rounding = TensorRounding(R, k)
+            except InvalidInputError:
+                rounding = None
+        if data is None or rounding is None:
+            if solver == "rankone":
+                raise InvalidParameterError("solver='rankone' needs a support function (tensor order k) over a "
+                                            "unit-ball relaxation (a proven trace bound of the moment matrix); "
+                                            "use solver='lowrank', 'admm' or 'scs'")
+        else:
+            return "rankone", {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol),
+                               "rounding": rounding}
     if solver == "lowrank" or (solver == "auto" and order >= AUTO_LOWRANK_MIN_ORDER):
         data = _ball_data(R)
         if data is None:

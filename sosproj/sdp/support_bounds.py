@@ -77,7 +77,10 @@ def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
     :math:`\tau = \max(-\theta, -\text{target}) + \text{margin}` is verified by a successful Cholesky
     factorization of :math:`M + \tau I` (doubling the margin until it succeeds); the answer is
     :math:`-\tau`. ``target`` is the eigenvalue below which the caller does not care (a positive
-    target is capped at 0: the bound returned is then at most 0 for large orders).
+    target is capped at 0). A positive estimate (with ``target >= 0``) is verified the same way by
+    a Cholesky factorization of :math:`M - sI`, :math:`s` just below :math:`\theta`, and
+    :math:`s` minus the backward-error margin is returned: a strictly feasible point's blocks get
+    a positive bound at every order.
 
     >>> round(lambda_min_lower(np.diag([2.0, -1.0, 3.0])), 9)
     -1.0
@@ -95,6 +98,15 @@ def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
         theta = float(eigsh(M, k=1, which="SA", tol=1e-10, maxiter=5000, return_eigenvectors=False)[0])
     except ArpackNoConvergence as exc:
         theta = float(np.min(exc.eigenvalues)) if len(exc.eigenvalues) else -fro
+    if theta > 0 and target >= 0:
+        # a positive lower bound (a strictly feasible point): Cholesky of M - s I with s just below theta
+        extra = max(margin, 1e-12 * fro, theta * 1e-6)
+        while theta - extra > 0:
+            try:
+                sla.cholesky(M - (theta - extra) * np.eye(d), lower=True, check_finite=False, overwrite_a=True)
+                return theta - extra - margin
+            except np.linalg.LinAlgError:
+                extra *= 4.0
     tau = max(-theta, -min(target, 0.0), 0.0)
     extra = max(margin, 1e-12 * fro, abs(tau) * 1e-6)
     for _ in range(60):
@@ -229,8 +241,17 @@ class SupportCertifier:
     # ---------------------------------------------------------------- primal side
     def upper(self, q: np.ndarray, x: np.ndarray) -> dict[str, float]:
         """Value of a feasible point made from ``x`` (equalities solved, mixed with the interior point)."""
-        if self.interior is None or not self.eq_single:
+        point = self.feasible_point(x)
+        if point is None:
             return {"upper": float("nan"), "mix": float("nan")}
+        xt, t = point
+        return {"upper": float(q @ xt), "mix": t}
+
+    def feasible_point(self, x: np.ndarray) -> tuple[np.ndarray, float] | None:
+        r"""The repaired point :math:`x_t = (1-t)\hat x + t x_c` and its mixing weight ``t`` (module docs);
+        ``None`` without an interior point or with equality rows of several nonzeros."""
+        if self.interior is None or not self.eq_single:
+            return None
         xh = np.array(x, dtype=float, copy=True)
         Az = self.A[self.zero]
         if Az.shape[0]:
@@ -254,8 +275,7 @@ class SupportCertifier:
             nu, nu1 = max(0.0, -lam), -lam1
             t = max(t, min(nu / (nu + mu), nu1 / (nu1 + mu1)))
         t = min(1.0, t * (1.0 + 1e-12) + (1e-300 if t > 0 else 0.0))
-        val = (1.0 - t) * float(q @ xh) + t * float(q @ self.interior)
-        return {"upper": val, "mix": t}
+        return ((1.0 - t) * xh + t * self.interior if t > 0 else xh), t
 
     def bounds(self, q: np.ndarray, x: np.ndarray | None, y: np.ndarray | None, *,
                point_value: float | None = None, repair: bool = True) -> dict[str, float]:

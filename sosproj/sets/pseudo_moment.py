@@ -67,9 +67,11 @@ class PseudoMomentSet(ConvexSet):
     k : tensor order.
     solver : ``"auto"`` (default: sosproj's ADMM where the relaxation has its diagonal structure,
         as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short; support
-        functions of large unit-ball relaxations go to ``"lowrank"``, see
+        functions of large unit-ball relaxations go to ``"rankone"``, see
         :mod:`sosproj.sdp.lowrank_support`), ``"admm"``, ``"lowrank"`` (supports over the unit ball:
-        certified stopping), ``"scs"``, ``"clarabel"``, ``"mosek"`` or ``"cvxpy"`` (the reference).
+        certified stopping), ``"rankone"`` (supports over the unit ball: power-method candidate and
+        a dual certificate, falling back to ``"lowrank"``), ``"scs"``, ``"clarabel"``, ``"mosek"`` or
+        ``"cvxpy"`` (the reference).
         Support values over unit-ball relaxations carry a certified interval in ``info``
         (``upper_bound``, ``lower_bound``, ``certified_relative_gap``; with ``certify=True`` also
         atom extraction and ``tight``).

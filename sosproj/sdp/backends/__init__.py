@@ -30,6 +30,8 @@ BACKENDS: dict[str, str] = {
     "cvxpy": "sosproj.sdp.backends.cvxpy:CvxpyBackend",
     "admm": "sosproj.sdp.backends.admm:AdmmBackend",
     "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: partial eigh, certified stop
+    "ssnal": "sosproj.sdp.backends.ssnal:SsnalBackend",          # projections: semismooth Newton AL
+    "rankone": "sosproj.sdp.backends.rankone:RankOneBackend",    # supports: rank-one candidate + dual certificate
 }
 
 

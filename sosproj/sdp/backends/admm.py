@@ -260,23 +260,36 @@ class AdmmBackend(SolverBackend):
     def _factor(self) -> None:
         rv = self.rho * self.row_scale
         self.rv = rv
+        self.Dinv, self.K_chol = self.normal_factor(rv)
+
+    def normal_factor(self, rv: np.ndarray) -> tuple[np.ndarray, Any]:
+        r"""Factor :math:`H = P + A^\top \operatorname{diag}(rv) A` (diagonal + Woodbury, module docs).
+
+        Returns ``(D^{-1}, Cholesky of rv_C^{-1} + C D^{-1} C')`` for :meth:`normal_solve`; the
+        semismooth Newton backend factors it with its own row weights (its CG preconditioner).
+        """
         D = self.p_diag.copy()
         np.add.at(D, self.single_cols, rv[self.single_rows] * self.single_sq)
-        self.Dinv = 1.0 / D
+        Dinv = 1.0 / D
+        K_chol = None
         if self.coupled.size:
-            CD = self.C.multiply(self.Dinv[None, :]).tocsr()
+            CD = self.C.multiply(Dinv[None, :]).tocsr()
             K = (CD @ self.CT).toarray()
             K[np.diag_indices_from(K)] += 1.0 / rv[self.coupled]
-            self.K_chol = sla.cho_factor(K, lower=True, check_finite=False)
-        else:
-            self.K_chol = None
+            K_chol = sla.cho_factor(K, lower=True, check_finite=False)
+        return Dinv, K_chol
+
+    def normal_solve(self, r: np.ndarray, factor: tuple[np.ndarray, Any]) -> np.ndarray:
+        """:math:`H^{-1} r` from a :meth:`normal_factor` result."""
+        Dinv, K_chol = factor
+        x = Dinv * r
+        if K_chol is not None:
+            t = sla.cho_solve(K_chol, self.C @ x, check_finite=False)
+            x -= Dinv * (self.CT @ t)
+        return x
 
     def _solve_H(self, r: np.ndarray) -> np.ndarray:
-        x = self.Dinv * r
-        if self.K_chol is not None:
-            t = sla.cho_solve(self.K_chol, self.C @ x, check_finite=False)
-            x -= self.Dinv * (self.CT @ t)
-        return x
+        return self.normal_solve(r, (self.Dinv, self.K_chol))
 
     def _project(self, w: np.ndarray) -> np.ndarray:
         out = np.empty_like(w)

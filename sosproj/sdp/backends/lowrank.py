@@ -26,8 +26,10 @@ point), every time the residuals reach ``tol`` the answer is certified by
 certified relative gap is above ``gap_tol`` the ADMM continues from where it stopped
 with a ten times smaller ``tol`` (up to ``max_iter`` / ``time_limit``); the status is
 ``"solved"`` only when the certified gap is met, the certificate (``cert_*`` entries) is
-always reported. Without ``trace_bound`` the backend behaves like ``"admm"`` with
-partial eigendecompositions.
+always reported. With an interior point the returned ``x`` is the **repaired, exactly feasible**
+point or the rounded Dirac point, whichever is better (so the reported objective is a certified
+primal value; ``extra["repaired_mix"]`` is the mixing weight), not the last ADMM iterate.
+Without ``trace_bound`` the backend behaves like ``"admm"`` with partial eigendecompositions.
 
 References: Burer & Monteiro (2003) for low-rank SDP; the partial-eigendecomposition ADMM
 follows the observation of SDPNAL+/ManiSDP that only the positive spectrum of the
@@ -320,7 +322,22 @@ class LowrankBackend(AdmmBackend):
                 raw.status, raw.raw_status = "inaccurate", "certified gap above gap_tol"
             elif raw.status == "solved":
                 raw.raw_status = "certified"
-        return RawSolution(raw.x, raw.y, raw.s, raw.status, raw.raw_status, total_it,
+        x_out, s_out = raw.x, raw.s
+        if (self.certifier is not None and raw.x is not None and np.all(np.isfinite(raw.x))
+                and (point := self.certifier.feasible_point(raw.x)) is not None):
+            # report the repaired, exactly feasible point: its objective is the certified primal
+            # value, not the value of the (slightly infeasible) ADMM iterate
+            x_out = point[0]
+            extra["repaired_mix"] = float(point[1])
+            if hasattr(self.rounding, "point") and hasattr(self.rounding, "dirac"):
+                # the rounded point (a Dirac measure in the ball) when it is better
+                _, z = self.rounding.point(self._q, raw.x)
+                x_dirac = self.rounding.dirac(z)
+                if float(self._q @ x_dirac) < float(self._q @ x_out):
+                    x_out = x_dirac
+                    extra["reported_point"] = "rounding"
+            s_out = self.problem.b - self.A @ x_out
+        return RawSolution(x_out, raw.y, s_out, raw.status, raw.raw_status, total_it,
                            time.perf_counter() - t0, self.setup_time, extra)
 
     def _map(self, w: np.ndarray, q: np.ndarray, b: np.ndarray

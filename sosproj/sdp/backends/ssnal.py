@@ -1,0 +1,458 @@
+r"""Semismooth Newton augmented Lagrangian for conic least squares (``solver="ssnal"``).
+
+Solves the canonical problem of :mod:`sosproj.sdp.conic`,
+:math:`\min \tfrac12 x^\top P x + q^\top x` s.t. :math:`b - Ax \in\mathcal K`, by the
+augmented Lagrangian method whose subproblems are solved by a semismooth Newton method
+with preconditioned conjugate gradients (SDPNAL+ / QSDPNAL, Zhao-Sun-Toh 2010,
+Yang-Sun-Toh 2015, Li-Sun-Toh 2018). The variable :math:`x` (the moments) is the small
+side here, so the Newton systems live in :math:`\mathbb R^n`.
+
+**Augmented Lagrangian.** With a penalty :math:`\sigma_r > 0` per row (constant on each
+cone block, :math:`\Sigma = \operatorname{diag}(\sigma)`) and a multiplier
+:math:`y\in\mathcal K^*`, eliminating the slack :math:`s\in\mathcal K` gives
+
+.. math::
+
+    \varphi(x) = \tfrac12 x^\top P x + q^\top x
+      + \tfrac12 \|\Sigma^{-1/2}\Pi_{\mathcal K^*}(W(x))\|^2,\qquad W(x) = y + \Sigma(Ax - b),
+
+a convex, once continuously differentiable function with
+:math:`\nabla\varphi(x) = Px + q + A^\top\Pi_{\mathcal K^*}(W(x))`. After the subproblem
+the multiplier becomes :math:`y^+ = \Pi_{\mathcal K^*}(W)` and the slack
+:math:`s = \Sigma^{-1}\Pi_{\mathcal K}(-W)` (Moreau), so :math:`s\in\mathcal K`,
+:math:`y^+\in\mathcal K^*`, :math:`s^\top y^+ = 0` exactly, the primal residual is
+:math:`Ax + s - b = \Sigma^{-1}(y^+ - y)` and the dual residual is :math:`\nabla\varphi(x)`.
+
+**Semismooth Newton.** A generalized Hessian is
+:math:`P + A^\top \Sigma\, \mathcal J A` with :math:`\mathcal J\in\partial\Pi_{\mathcal K^*}(W)`:
+the identity on the zero cone's dual (free) rows, the indicator of :math:`W > 0` on the
+nonnegative rows and, on a PSD block :math:`W = Q\,\mathrm{diag}(\lambda)Q^\top`,
+
+.. math::
+
+    \mathcal J[H] = Q\bigl(\Omega\circ(Q^\top H Q)\bigr)Q^\top,\quad
+    \Omega = \begin{pmatrix} E & \nu\\ \nu^\top & 0\end{pmatrix},\quad
+    \nu_{ij} = \frac{\lambda_i}{\lambda_i - \lambda_j}\ (\lambda_i > 0 \ge \lambda_j),
+
+applied in :math:`O(d^2 r)` with :math:`r = \min(\#\{\lambda > 0\}, \#\{\lambda\le 0\})`
+(from the smaller eigenspace, :math:`\mathcal J[H] = H - Q((1-\Omega)\circ Q^\top HQ)Q^\top`
+when few eigenvalues are negative). The Newton equation
+:math:`(P + A^\top\Sigma\mathcal JA + \varepsilon I)d = -\nabla\varphi` is solved by CG
+preconditioned with :math:`(P + A^\top \Sigma A)^{-1}`, which is the ADMM's closed-form
+linear step (diagonal + Woodbury, :class:`~sosproj.sdp.backends.admm.AdmmBackend`, whose
+workspace this backend extends); an Armijo backtracking on :math:`\varphi` globalizes it.
+Each Newton step costs one eigendecomposition per PSD block (the line search's trial
+point) and a few dozen Jacobian products.
+
+**Phase one.** As in SDPNAL+, the structured ADMM first runs to the looser ``admm_tol``
+(its :math:`x, y` and penalty start the Newton phase). The status is ``"solved"`` only
+when the relative residuals and gap of the returned triple reach ``tol``; iteration caps
+and time limits are reported as such (``"max_iter"``, ``"time_limit"``), a failed line
+search as ``"inaccurate"`` with the best point found.
+
+Problems with second-order cones raise :class:`~sosproj.errors.SolverNotAvailableError`
+(no Jacobian is implemented for them), as do those without the ADMM's structure.
+
+>>> import numpy as np, scipy.sparse as sp
+>>> from sosproj.sdp.conic import ConicProblem, Cones
+>>> # nearest point of the PSD cone (order 2) to diag(1, -1): diag(1, 0)
+>>> prob = ConicProblem(2 * sp.identity(3, format="csc"), np.array([-2.0, 0.0, 2.0]),
+...                     -sp.identity(3, format="csc"), np.zeros(3), Cones(psd=(2,)), offset=2.0)
+>>> sol = SsnalBackend(prob, tol=1e-10, admm_tol=1e-2).solve()
+>>> sol.status, np.round(sol.x, 8).tolist()
+('solved', [1.0, 0.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from sosproj.errors import InvalidParameterError, SolverNotAvailableError
+from sosproj.sdp.backends.admm import AdmmBackend
+from sosproj.sdp.backends.base import RawSolution
+from sosproj.sdp.cones import Cones, PSDProjector
+from sosproj.sdp.conic import ConicProblem, relative_residuals
+
+#: Newton steps (all subproblems together) when the caller gives no ``max_iter``
+DEFAULT_MAX_NEWTON = 300
+
+#: the penalty grows to at most this multiple of phase one's (beyond it the Newton systems lose
+#: the residual's digits to rounding)
+SIGMA_MAX_RATIO = 1e4
+
+#: a subproblem whose gradient has not fallen by 10% in this many Newton steps is left as it is;
+#: the method stops ("inaccurate") when, at the largest penalty, the residuals have not fallen by
+#: 10% in this many updates
+STALL_STEPS = 5
+
+
+class _PsdBlock:
+    """Eigendecomposition of one PSD block of ``W`` in scaled svec (SCS order): projection and Jacobian."""
+
+    def __init__(self, d: int, single: bool = True) -> None:
+        self.proj = PSDProjector(d)
+        self.d = d
+        self.buf = np.zeros((d, d))
+        self.lam = np.zeros(d)
+        self.Q = np.eye(d)
+        self.npos = d
+        self.single = single
+        self._factors: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+
+    def to_matrix(self, v: np.ndarray) -> np.ndarray:
+        M = np.empty((self.d, self.d))
+        vals = v / self.proj.scale
+        M.flat[self.proj.lower] = vals
+        M.flat[self.proj.upper] = vals
+        return M
+
+    def to_svec(self, M: np.ndarray) -> np.ndarray:
+        return M.flat[self.proj.lower] * self.proj.scale
+
+    def decompose(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Eigendecompose ``smat(w)``; return ``(Pi_+(w), Pi_+(-w))`` in svec."""
+        M = self.to_matrix(w)
+        lam, Q = np.linalg.eigh(M)
+        self.lam, self.Q = lam, Q
+        self._factors = None
+        neg = int(np.searchsorted(lam, 0.0, side="right"))     # eigenvalues <= 0 first
+        self.npos = self.d - neg
+        if neg == 0:
+            return w.copy(), np.zeros_like(w)
+        if neg == self.d:
+            return np.zeros_like(w), -w
+        if neg <= self.npos:
+            Qn = Q[:, :neg]
+            Mneg = (Qn * lam[:neg]) @ Qn.T            # the negative part (<= 0)
+            plus = self.to_svec(M - Mneg)
+            return plus, -self.to_svec(Mneg)
+        Qp = Q[:, neg:]
+        plus_m = (Qp * lam[neg:]) @ Qp.T
+        plus = self.to_svec(plus_m)
+        return plus, plus - w
+
+    def jacobian_diag(self) -> np.ndarray:
+        r"""Approximate diagonal of :math:`\mathcal J` in scaled svec coordinates.
+
+        Entry :math:`(k, l)` is :math:`(S\Omega S^\top)_{kl}` with :math:`S = Q\circ Q`: exact on the
+        diagonal (:math:`k = l`) and for :math:`\mathcal J = I`; off the diagonal it drops the term
+        :math:`(Q_k\circ Q_l)^\top\Omega(Q_k\circ Q_l)`, which vanishes when :math:`\Omega` is constant.
+        """
+        d, npos = self.d, self.npos
+        if npos in (0, d):
+            return np.full(self.proj.lower.size, 1.0 if npos == d else 0.0)
+        neg = d - npos
+        lp, ln = self.lam[neg:], self.lam[:neg]
+        Om = np.zeros((d, d))
+        Om[neg:, neg:] = 1.0
+        nu = lp[:, None] / (lp[:, None] - ln[None, :])
+        Om[neg:, :neg] = nu
+        Om[:neg, neg:] = nu.T
+        S = self.Q * self.Q
+        T = (S @ Om) @ S.T
+        return T.flat[self.proj.lower]
+
+    def jacobian(self, h: np.ndarray) -> np.ndarray:
+        r"""Apply :math:`\mathcal J\in\partial\Pi_{\mathcal S_+}` at the decomposed point to ``h``."""
+        d, npos = self.d, self.npos
+        if npos == d:
+            return h.copy()
+        if npos == 0:
+            return np.zeros_like(h)
+        Qa, Qb, wt = self._jac_factors()
+        H = self.to_matrix(h).astype(Qa.dtype)
+        U = H @ Qa                                  # d x a
+        G = Qa.T @ U                                # a x a
+        T = wt * (U.T @ Qb)                         # a x b
+        L = 0.5 * (G @ Qa.T) + T @ Qb.T             # a x d
+        part = Qa @ L
+        part += part.T
+        out = self.to_svec(part).astype(float)
+        return out if npos <= d - npos else h - out
+
+    def _jac_factors(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(Q_a, Q_b, weights)`` of the smaller eigenspace ``a`` (cached per decomposition)."""
+        if self._factors is None:
+            d, npos = self.d, self.npos
+            neg = d - npos
+            lam, Q = self.lam, self.Q
+            lp, ln = lam[neg:], lam[:neg]
+            nu = lp[:, None] / (lp[:, None] - ln[None, :])          # npos x neg, in (0, 1]
+            if npos <= neg:     # J[H] = Qp G Qp' + Qp (nu o Qp'HQn) Qn' + transpose
+                Qa, Qb, wt = Q[:, neg:], Q[:, :neg], nu
+            else:               # J[H] = H - [Qn G Qn' + Qn ((1 - nu)' o Qn'HQp) Qp' + transpose]
+                Qa, Qb, wt = Q[:, :neg], Q[:, neg:], (1.0 - nu).T
+            dt = np.float32 if self.single else np.float64
+            self._factors = (np.ascontiguousarray(Qa, dtype=dt), np.ascontiguousarray(Qb, dtype=dt),
+                             wt.astype(dt))
+        return self._factors
+
+
+class SsnalBackend(AdmmBackend):
+    """A compiled semismooth Newton augmented Lagrangian workspace (see the module docs).
+
+    Settings (besides the ADMM's own, which drive phase one): ``admm_tol`` (phase-one
+    tolerance, 1e-4), ``admm_max_iter`` (phase-one cap, 2000), ``sigma_factor`` (penalty
+    growth when the primal residual stalls, 3), ``cg_max_iter`` (per Newton step, 200),
+    ``cg_rtol`` (relative CG tolerance, adapted to the gradient), ``max_outer`` (augmented
+    Lagrangian updates, 100), ``jd_floor`` (floor of the Jacobian's diagonal in the CG
+    preconditioner, 1e-2), ``single_jacobian`` (Jacobian products in float32, True; the line
+    search and every residual stay in float64), ``newton_verbose``. ``max_iter`` caps the Newton
+    steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
+    Newton steps.
+    """
+
+    name = "ssnal"
+    warm_start = True
+    options = {**AdmmBackend.options, "admm_tol": 1e-4, "admm_max_iter": 2000, "sigma_factor": 3.0,
+               "cg_max_iter": 200, "cg_rtol": 1e-2, "max_outer": 100, "jd_floor": 1e-2,
+               "single_jacobian": True,
+               "newton_verbose": False}
+
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """The ADMM's workspace plus twelve CG and line-search vectors (length n + m) and four dense
+        matrices of the largest block order (eigenvectors, their float32 copies, the preconditioner's
+        diagonal products)."""
+        dmax = max(cones.psd, default=0)
+        return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 8 * 12 * (n + cones.dim)
+                   + 8 * 4 * dmax * dmax)
+
+    def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
+                 time_limit: float | None = None, **options: Any) -> None:
+        super().__init__(problem, tol, max_iter, time_limit, **options)
+        if problem.cones.soc:
+            raise SolverNotAvailableError("the ssnal backend has no second-order cone Jacobian; use solver='admm'")
+        o = self.options
+        self.admm_tol = float(o["admm_tol"])
+        self.admm_max_iter = int(o["admm_max_iter"])
+        self.sigma_factor = float(o["sigma_factor"])
+        self.cg_max_iter = int(o["cg_max_iter"])
+        self.cg_rtol = float(o["cg_rtol"])
+        self.max_outer = int(o["max_outer"])
+        self.newton_verbose = bool(o["newton_verbose"])
+        self.jd_floor = float(o["jd_floor"])
+        if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
+                and 0.0 < self.cg_rtol < 1.0 and self.max_outer >= 1 and self.admm_max_iter >= 0):
+            raise InvalidParameterError("ssnal options: admm_tol > 0, sigma_factor >= 1, cg_max_iter >= 1, "
+                                        "0 < cg_rtol < 1, max_outer >= 1, admm_max_iter >= 0")
+        self.max_newton = int(max_iter) if max_iter else DEFAULT_MAX_NEWTON
+        single = bool(o["single_jacobian"])
+        self.blocks = [(sl, _PsdBlock(d, single)) for kind, sl, d in self.slices if kind == "psd" and d > 1]
+        self.nonneg_rows = np.concatenate(
+            [np.arange(sl.start, sl.stop) for kind, sl, d in self.slices
+             if kind == "nonneg" or (kind == "psd" and d == 1)] or [np.zeros(0, dtype=int)])
+        self.zero_rows = np.concatenate(
+            [np.arange(sl.start, sl.stop) for kind, sl, _ in self.slices if kind == "zero"]
+            or [np.zeros(0, dtype=int)])
+        self._built()
+
+    # ---------------------------------------------------------------- the AL function
+    def _split(self, W: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(Pi_{K*}(W), Pi_K(-W), active)``; eigendecompositions are kept for :meth:`_jac`."""
+        yp = np.zeros_like(W)
+        sm = np.zeros_like(W)
+        z = self.zero_rows
+        yp[z] = W[z]
+        r = self.nonneg_rows
+        yp[r] = np.maximum(W[r], 0.0)
+        sm[r] = np.maximum(-W[r], 0.0)
+        for sl, blk in self.blocks:
+            yp[sl], sm[sl] = blk.decompose(W[sl])
+        active = np.zeros(W.size, dtype=bool)
+        active[z] = True
+        active[r] = W[r] > 0
+        return yp, sm, active
+
+    def _jac(self, h: np.ndarray, active: np.ndarray) -> np.ndarray:
+        out = np.where(active, h, 0.0)
+        for sl, blk in self.blocks:
+            out[sl] = blk.jacobian(h[sl])
+        return out
+
+    def _phi(self, x: np.ndarray, y: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[float, dict[str, Any]]:
+        Ax = self.A @ x
+        W = y + self.rv * (Ax - b)
+        yp, sm, active = self._split(W)
+        Px = self.p_diag * x
+        val = 0.5 * float(x @ Px) + float(q @ x) + 0.5 * float(yp @ (yp / self.rv))
+        return val, {"Ax": Ax, "W": W, "yp": yp, "sm": sm, "active": active, "Px": Px, "x": x}
+
+    def _preconditioner(self, active: np.ndarray) -> tuple[np.ndarray, Any]:
+        """Factor ``P + A' diag(sigma * j) A`` with ``j`` the (approximate) diagonal of ``J``, floored."""
+        jd = np.where(active, 1.0, 0.0)
+        for sl, blk in self.blocks:
+            jd[sl] = blk.jacobian_diag()
+        return self.normal_factor(self.rv * np.maximum(jd, self.jd_floor))
+
+    def _newton_dir(self, grad: np.ndarray, active: np.ndarray, rtol: float) -> tuple[np.ndarray, int]:
+        """PCG on ``(P + A' S J A + eps I) d = -grad`` preconditioned by ``(P + A' S diag(J) A)^{-1}``."""
+        eps = 1e-10 * (1.0 + float(np.max(self.p_diag)))
+        fac = self._preconditioner(active)
+
+        def hess(v: np.ndarray) -> np.ndarray:
+            return self.p_diag * v + self.AT @ (self.rv * self._jac(self.A @ v, active)) + eps * v
+
+        d = np.zeros_like(grad)
+        r = -grad
+        z = self.normal_solve(r, fac)
+        p = z.copy()
+        rz = float(r @ z)
+        target = rtol * float(np.linalg.norm(r))
+        k = 0
+        while k < self.cg_max_iter:
+            k += 1
+            Hp = hess(p)
+            pHp = float(p @ Hp)
+            if pHp <= 0:
+                break
+            a = rz / pHp
+            d += a * p
+            r -= a * Hp
+            if float(np.linalg.norm(r)) <= target:
+                break
+            z = self.normal_solve(r, fac)
+            rz_new = float(r @ z)
+            p = z + (rz_new / rz) * p
+            rz = rz_new
+        if not np.any(d):
+            d = -self._solve_H(grad)
+        return d, k
+
+    # ---------------------------------------------------------------- solve
+    def solve(self, q: np.ndarray | None = None,
+              warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
+        """Phase one (structured ADMM to ``admm_tol``), then the semismooth Newton AL to ``tol``."""
+        if q is not None:
+            self._q = np.asarray(q, dtype=float)
+        q = self._q
+        b = self.problem.b
+        t0 = time.perf_counter()
+        # ---- phase one: the ADMM of the parent class, to a loose tolerance
+        tol, max_iter = self.tol, self.max_iter
+        self.tol, self.max_iter = max(self.admm_tol, tol), max(1, self.admm_max_iter)
+        try:
+            first = super().solve(q=q, warm_start=warm_start)
+        finally:
+            self.tol, self.max_iter = tol, max_iter
+        extra = {"admm_iterations": first.iterations, "admm_status": first.status, "admm_rho": self.rho,
+                 "admm_time": first.solve_time}
+        if first.status == "solved" and self.admm_tol <= tol:
+            return RawSolution(first.x, first.y, first.s, "solved", "solved (phase one)", first.iterations,
+                               time.perf_counter() - t0, self.setup_time, {**first.extra, **extra})
+        if first.status in ("error", "time_limit") or first.x is None or first.y is None:
+            return RawSolution(first.x, first.y, first.s, first.status, "phase one: " + first.raw_status,
+                               first.iterations, time.perf_counter() - t0, self.setup_time,
+                               {**first.extra, **extra})
+        rho_admm = self.rho
+        x = np.asarray(first.x, dtype=float).copy()
+        y = np.asarray(first.y, dtype=float).copy()
+        best = (np.inf, x, y, np.asarray(first.s, dtype=float))
+        status, raw = "max_iter", "newton step cap"
+        n_newton = n_cg = n_outer = n_sigma = n_stall = 0
+        sigma_max = SIGMA_MAX_RATIO * self.rho
+        outer_since = 0
+        pres_prev = np.inf
+        rel = (np.inf, np.inf, np.inf)
+        val, st = self._phi(x, y, q, b)
+        done = False
+        for n_outer in range(1, self.max_outer + 1):
+            # ---- inner: minimize phi(.; y) by semismooth Newton
+            inner_target = max(0.2 * self.tol, min(0.1 * pres_prev, 1e-2))
+            inner_best, inner_since = np.inf, 0
+            while True:
+                grad = st["Px"] + q + self.AT @ st["yp"]
+                Aty = grad - st["Px"] - q
+                dres = float(np.linalg.norm(grad, np.inf)) / (
+                    1.0 + max(float(np.linalg.norm(st["Px"], np.inf)), float(np.linalg.norm(Aty, np.inf)),
+                              float(np.linalg.norm(q, np.inf))))
+                if dres <= inner_target:
+                    break
+                # stagnation (rounding at a large penalty): no 10% decrease in STALL_STEPS steps
+                if dres < 0.9 * inner_best:
+                    inner_best, inner_since = dres, 0
+                else:
+                    inner_since += 1
+                    if inner_since >= STALL_STEPS:
+                        n_stall += 1
+                        break
+                if n_newton >= self.max_newton:
+                    done = True
+                    break
+                if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
+                    status, raw, done = "time_limit", "time_limit", True
+                    break
+                rtol = min(self.cg_rtol, max(1e-1 * dres, 1e-6))
+                dvec, k = self._newton_dir(grad, st["active"], rtol)
+                n_cg += k
+                n_newton += 1
+                slope = float(grad @ dvec)
+                if slope >= 0:
+                    dvec, slope = -self._solve_H(grad), -float(grad @ self._solve_H(grad))
+                t = 1.0
+                accepted = False
+                for _ in range(30):
+                    val_new, st_new = self._phi(x + t * dvec, y, q, b)
+                    if val_new <= val + 1e-4 * t * slope + 1e-14 * abs(val):
+                        accepted = True
+                        break
+                    t *= 0.5
+                if not accepted:
+                    status, raw, done = "inaccurate", "line search failed", True
+                    break
+                x, val, st = st_new["x"], val_new, st_new
+                if self.newton_verbose:
+                    print(f"  newton {n_newton:4d} dres {dres:.2e} cg {k:4d} step {t:.3g}")
+            if done and status == "inaccurate":
+                break
+            # ---- multiplier update and certificate
+            y_new = st["yp"]
+            s = st["sm"] / self.rv
+            Aty = self.AT @ y_new
+            rel = relative_residuals(x, y_new, s, Ax=st["Ax"], Aty=Aty, Px=st["Px"], q=q, b=b)
+            if max(rel) < 0.9 * best[0] or self.rho * self.sigma_factor <= sigma_max:
+                outer_since = 0
+            else:                   # the penalty is at its cap and the residuals do not fall
+                outer_since += 1
+            if max(rel) < best[0]:
+                best = (max(rel), x.copy(), y_new.copy(), s.copy())
+            if self.newton_verbose:
+                print(f"outer {n_outer:3d} pres {rel[0]:.2e} dres {rel[1]:.2e} gap {rel[2]:.2e} "
+                      f"sigma {self.rho:.2e} newton {n_newton} cg {n_cg}")
+            if max(rel) <= self.tol:
+                status, raw = "solved", "solved"
+                break
+            if done:
+                break
+            if outer_since >= STALL_STEPS:
+                status, raw = "inaccurate", "stalled (no 10% progress in the last updates)"
+                break
+            y = y_new
+            # the gap is x'r_d - r_p'y: a primal quantity once the subproblem is solved
+            prim = max(rel[0], rel[2])
+            if (prim > 0.25 * pres_prev or prim > 10 * rel[1]) and self.rho * self.sigma_factor <= sigma_max:
+                self.rho *= self.sigma_factor
+                self._factor()
+                n_sigma += 1
+            pres_prev = prim
+            val, st = self._phi(x, y, q, b)
+        else:
+            raw = "augmented Lagrangian update cap"
+        _, x_out, y_out, s_out = best
+        sigma_last = self.rho
+        if self.rho != rho_admm:           # the next solve's phase one starts from the ADMM's penalty
+            self.rho = rho_admm
+            self._factor()
+        wall = time.perf_counter() - t0
+        extra.update({"ssnal_outer": n_outer, "ssnal_newton": n_newton, "ssnal_cg": n_cg,
+                      "ssnal_sigma": sigma_last, "ssnal_sigma_updates": n_sigma,
+                      "ssnal_stalled_subproblems": n_stall,
+                      "solver_res_pri": rel[0], "solver_res_dual": rel[1], "solver_gap": rel[2]})
+        return RawSolution(x_out, y_out, s_out, status, raw, first.iterations + n_newton, wall,
+                           self.setup_time, extra)
+
+
+__all__ = ["SsnalBackend", "DEFAULT_MAX_NEWTON"]
