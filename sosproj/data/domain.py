@@ -164,7 +164,7 @@ class Dataset:
     >>> Dataset(np.array([[0, 3]]), Domain.from_sizes([2, 2]))
     Traceback (most recent call last):
     ...
-    sosproj.errors.InvalidInputError: records: column 'x1' has code 3 outside its domain 0..1
+    sosproj.errors.InvalidInputError: records: column 'x1' has codes outside its domain 0..1; fix the ...
     """
 
     records: np.ndarray
