@@ -208,16 +208,18 @@ def test_lnn_projection_equals_cvxpy(psd):
     Cm = np.eye(lay.res_size) - np.array([lay.center(np.eye(lay.res_size)[i].copy())
                                           for i in range(lay.res_size)]).T
     w = lay.expand(meas.weights)
-    r = cp.Variable(lay.res_size)
-    cons = [Bm @ r >= 0, r[e] == ds.m, Cm @ r == 0]
+    # the reference solves in fractions u = r / m (counts make Clarabel stop "inaccurate" at 1e-8)
+    u = cp.Variable(lay.res_size)
+    cons = [Bm @ u >= 0, u[e] == 1.0, Cm @ u == 0]
     if psd:
         M = OneHotMoment(lay)
         Mm = np.array([M.forward(np.eye(lay.res_size)[i]).ravel() for i in range(lay.res_size)]).T
-        X = cp.reshape(Mm @ r, (M.order, M.order), order="C")
+        X = cp.reshape(Mm @ u, (M.order, M.order), order="C")
         cons.append(0.5 * (X + X.T) >> 0)
-    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(w, cp.square(r - meas.residuals)))), cons)
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(w, cp.square(u - meas.residuals / ds.m)))), cons)
     prob.solve(solver="CLARABEL", tol_gap_abs=1e-8, tol_gap_rel=1e-8, tol_feas=1e-8)
-    ref = Bm @ r.value
+    assert prob.status == "optimal"
+    ref = Bm @ (ds.m * u.value)
     proj = MarginalProjector(lay, meas.weights, psd=psd, tol=1e-9, max_iter=20000)
     got, info = proj.solve(meas.residuals, on_fail="raise")
     scale = np.abs(ref).max()
