@@ -359,6 +359,37 @@ def _projector(d: int) -> PSDProjector:
     return PSDProjector(d)
 
 
+def ritz_block(M: np.ndarray, X: np.ndarray,
+               which: Literal["largest", "smallest"]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    r"""One block-Krylov Rayleigh-Ritz step for the extreme eigenpairs of a symmetric ``M``.
+
+    With :math:`Q` an orthonormal basis of :math:`\operatorname{span}[X, MX, M^2X]` and
+    :math:`T = Q^\top M Q` (symmetrized), the Ritz pairs :math:`(\theta_i, Q u_i)` of the
+    :math:`k = X.shape[1]` largest (or smallest) eigenvalues of :math:`T` approximate those of
+    :math:`M`; the residual of a pair is :math:`M y_i - \theta_i y_i`. Used by the partial PSD
+    projections of the ``lowrank`` backend (positive side) and the rank-one dual (negative side),
+    which accept a pair only when that residual is small and otherwise fall back to ``eigh``.
+
+    Returns ``(theta, Y, MY, Q)``: the ``k`` Ritz values in ascending order, their vectors, ``M @ Y``
+    and the basis ``Q`` (for widening the block).
+
+    >>> M = np.diag([3.0, 1.0, -2.0, 0.5])
+    >>> theta, Y, MY, Q = ritz_block(M, np.eye(4)[:, :2] + 0.1, "smallest")
+    >>> bool(np.isclose(theta[0], -2.0)), bool(np.allclose(MY[:, 0], theta[0] * Y[:, 0]))
+    (True, True)
+    """
+    K1 = M @ X
+    K2 = M @ K1
+    Q, _ = np.linalg.qr(np.concatenate([X, K1, K2], axis=1))
+    MQ = M @ Q
+    T = Q.T @ MQ
+    theta, U = np.linalg.eigh(0.5 * (T + T.T))
+    k = X.shape[1]
+    sel = slice(theta.size - k, theta.size) if which == "largest" else slice(0, k)
+    U_k = U[:, sel]
+    return theta[sel], Q @ U_k, MQ @ U_k, Q
+
+
 def project_psd_svec(v: np.ndarray, d: int) -> np.ndarray:
     """Projection of the scaled svec ``v`` of a ``d x d`` symmetric matrix onto the PSD cone.
 

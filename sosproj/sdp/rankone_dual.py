@@ -62,7 +62,7 @@ import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
 from sosproj.errors import SolverNotAvailableError
-from sosproj.sdp.cones import SQRT2, project_psd_svec, svec_dim, svec_indices
+from sosproj.sdp.cones import SQRT2, project_psd_svec, ritz_block, svec_dim, svec_indices
 from sosproj.sdp.conic import ConicProblem
 
 #: orders up to which the exact fallback is LAPACK's MRRR on the negative eigenvalues; Lanczos above
@@ -117,22 +117,15 @@ class NegativeEigenpairs:
     def _krylov(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray] | None:
         X = self.X
         assert X is not None
-        K1 = M @ X
-        K2 = M @ K1
-        Q, _ = np.linalg.qr(np.concatenate([X, K1, K2], axis=1))
-        MQ = M @ Q
-        T = Q.T @ MQ
-        theta, U = np.linalg.eigh(0.5 * (T + T.T))
+        theta_k, Y, MY, Q = ritz_block(M, X, "smallest")
         k = X.shape[1]
-        theta_k, U_k = theta[:k], U[:, :k]
         neg = theta_k < 0
         n_neg = int(neg.sum())
-        Y = Q @ U_k
         if n_neg >= k:                      # the next eigenvalue may be negative as well: widen
             self.X = np.concatenate([Y, Q[:, k:2 * k]], axis=1) if 2 * k <= max(16, self.d // 10) else None
             return None
         if n_neg:
-            Rn = MQ @ U_k[:, neg] - Y[:, neg] * theta_k[neg]
+            Rn = MY[:, neg] - Y[:, neg] * theta_k[neg]
             if float(np.max(np.linalg.norm(Rn, axis=0))) > rtol * max(float(np.linalg.norm(M)), 1e-300):
                 self.X = Y                  # refined basis for another pass
                 return None

@@ -58,7 +58,7 @@ import scipy.linalg as sla
 
 from sosproj.sdp.backends.admm import AdmmBackend
 from sosproj.sdp.backends.base import RawSolution
-from sosproj.sdp.cones import Cones, PSDProjector
+from sosproj.sdp.cones import Cones, PSDProjector, ritz_block
 from sosproj.sdp.conic import ConicProblem
 
 #: blocks of at least this order get the partial eigendecomposition
@@ -116,22 +116,14 @@ class _PartialPSDProjector(PSDProjector):
     def _krylov(self, M: np.ndarray) -> tuple[np.ndarray, np.ndarray] | None:
         X = self.X
         assert X is not None
-        K1 = M @ X
-        K2 = M @ K1
-        Q, _ = np.linalg.qr(np.concatenate([X, K1, K2], axis=1))
-        MQ = M @ Q
-        T = Q.T @ MQ
-        theta, U = np.linalg.eigh((T + T.T) * 0.5)
+        theta_k, Y, MY, _ = ritz_block(M, X, "largest")
         k = X.shape[1]
-        top = slice(theta.size - k, theta.size)
-        theta_k, U_k = theta[top], U[:, top]
         pos = theta_k > 0
         n_pos = int(pos.sum())
         if n_pos >= k:                          # block too small: the next eigenvalue may be positive
             return None
-        Y = Q @ U_k
         if n_pos:
-            Rp = MQ @ U_k[:, pos] - Y[:, pos] * theta_k[pos]
+            Rp = MY[:, pos] - Y[:, pos] * theta_k[pos]
             fro = float(np.linalg.norm(M))
             if float(np.max(np.linalg.norm(Rp, axis=0))) > self.rtol * max(fro, 1e-300):
                 return None
