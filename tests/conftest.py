@@ -65,3 +65,19 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         print(f"\nSKIP POLICY: {len(bad)} test(s) skipped for a reason that is not a declared optional "
               f"dependency ({', '.join(sorted(set(ALLOWED_SKIP_REASONS.values())))}):\n{lines}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="module")
+def relaxations():
+    """``get(system, n, degree=4, **kw)``: one :class:`MomentRelaxation` per key and test module."""
+    from sosproj.poly.relaxation import MomentRelaxation
+
+    cache = {}
+
+    def get(system, n, degree=4, **kw):
+        key = (system.__name__, n, degree, tuple(sorted(kw.items())))
+        if key not in cache:
+            cache[key] = MomentRelaxation(system(n, **kw), degree)
+        return cache[key]
+
+    return get

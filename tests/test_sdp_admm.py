@@ -9,26 +9,13 @@ import pytest
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
-from sosproj.poly import MomentRelaxation, boolean_cube, sparse_ball, sphere, unit_ball
+from sosproj.poly import boolean_cube, sparse_ball, sphere, unit_ball
 from sosproj.sdp.backends import admm, estimate_memory
 from sosproj.sdp.compile import compile_projection, compile_support
 from sosproj.sdp.conic import Cones, ConicProblem, cone_violation, smat, svec
 from sosproj.sdp.least_squares import LeastSquaresProjector
 from sosproj.sdp.solve import ConicSolver, solve
 from sosproj.sets.pseudo_moment import PseudoMomentSet
-
-
-@pytest.fixture(scope="module")
-def relaxations():
-    cache = {}
-
-    def get(system, n, degree=4, **kw):
-        key = (system.__name__, n, degree, tuple(sorted(kw.items())))
-        if key not in cache:
-            cache[key] = MomentRelaxation(system(n, **kw), degree)
-        return cache[key]
-
-    return get
 
 
 def _reference(prob):

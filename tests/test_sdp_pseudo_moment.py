@@ -42,19 +42,6 @@ CASES = [(unit_ball, 4, 3, 4, 0), (unit_ball, 6, 3, 4, 1), (boolean_cube, 5, 3, 
          (unit_ball, 8, 2, 2, 4), (boolean_cube, 8, 2, 2, 5)]
 
 
-@pytest.fixture(scope="module")
-def relaxations():
-    cache = {}
-
-    def get(system, n, degree=4):
-        key = (system.__name__, n, degree)
-        if key not in cache:
-            cache[key] = MomentRelaxation(system(n), degree)
-        return cache[key]
-
-    return get
-
-
 @pytest.mark.parametrize(("system", "n", "k", "degree", "seed"), CASES)
 def test_projection_agrees_across_solvers_and_with_cvxpy(relaxations, system, n, k, degree, seed):
     R = relaxations(system, n, degree)

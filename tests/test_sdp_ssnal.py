@@ -13,26 +13,13 @@ from sosproj.errors import (
     SolverNotAvailableError,
     UnknownOptionError,
 )
-from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
+from sosproj.poly import boolean_cube, unit_ball
 from sosproj.sdp.backends import BACKENDS, backend_class, estimate_memory
 from sosproj.sdp.backends.ssnal import SsnalBackend, _PsdBlock
 from sosproj.sdp.compile import compile_projection, compile_support
 from sosproj.sdp.conic import Cones, ConicProblem, cone_violation, smat, svec
 from sosproj.sdp.solve import ConicSolver, solve
 from sosproj.sets.pseudo_moment import PseudoMomentSet
-
-
-@pytest.fixture(scope="module")
-def relaxations():
-    cache = {}
-
-    def get(system, n, degree=4):
-        key = (system.__name__, n, degree)
-        if key not in cache:
-            cache[key] = MomentRelaxation(system(n), degree)
-        return cache[key]
-
-    return get
 
 
 def _noisy_tensor(R, k: int, seed: int, atoms: int = 30, noise: float = 0.05) -> np.ndarray:
