@@ -6,7 +6,7 @@ Three parts, one JSON line per audit in ``benchmarks/results_audit/audit_report.
 * ``claims``: every mechanism at (0.5, 1e-5), (1, 1e-6), (2, 1e-6), real noise: must pass;
 * ``controls``: the five negative controls (zero, uniform, sigma x 0.7, sensitivity x 0.7,
   grid-snapped noise) on the mechanisms in CONTROL_MECHANISMS at (1, 1e-6): must fail (on
-  ``tables[discrete]`` the under-scaled ones are below its power, see the power part);
+  ``tables[discrete]`` the uniform one is missed, ``docs/privacy.md``); ``--kinds`` records a subset;
 * ``power``: sigma x f for f in FACTORS at (1, 1e-6) per mechanism, at its registered
   number of runs: the detectable under-noising factor (largest f caught).
 
