@@ -227,6 +227,19 @@ def test_earlier_rule_rows_tested_no_atom_set() -> None:
             assert "atoms" not in r["event"], r
 
 
+def test_docs_quote_the_split_study() -> None:
+    """The detection rates on tables[discrete] quoted by the docs, from benchmarks/results_audit/split_study.txt."""
+    text = (ROOT / "benchmarks" / "results_audit" / "split_study.txt").read_text(encoding="utf-8")
+    got = {(m.group(1), m.group(2)): (m.group(3), m.group(4))
+           for m in re.finditer(r"^(\w+) (\w+) caught (\d+)/10 median mu lb (-?[\d.]+)", text, re.M)}
+    doc = " ".join((ROOT / "docs" / "privacy.md").read_text(encoding="utf-8").split())
+    (k_new, m_new), (k_old, m_old) = got[("scale", "split")], got[("scale", "calibration")]
+    assert (f"caught in {k_new} of 10 audits with the shipped rule (median $\\hat\\mu_{{lb}}$ {m_new}) and in "
+            f"{k_old} of 10 with the previous rule (median {m_old})") in doc
+    (u_new, mu_new), (u_old, mu_old) = got[("uniform", "split")], got[("uniform", "calibration")]
+    assert u_new == u_old == "0" and f"(medians {mu_new} and {mu_old})" in doc
+
+
 def test_docs_table_in_sync() -> None:
     text = (ROOT / "docs" / "privacy.md").read_text(encoding="utf-8")
     m = re.search(re.escape(BEGIN) + r"\n(.*?)" + re.escape(END), text, re.S)
