@@ -78,8 +78,8 @@ def test_demo_time_recomputed_from_the_stored_run() -> None:
 
 
 def audit_summary() -> str:
-    """The audit row, from the effective record (benchmarks/audit_record.py: the shipped selection rule's
-    row where recorded, else the former rule's)."""
+    """The audit row, from the effective record (benchmarks/audit_record.py: the row of the newest
+    selection rule that recorded each audit)."""
     import importlib.util
 
     from sosproj.audit import KINDS, MECHANISMS
@@ -94,9 +94,11 @@ def audit_summary() -> str:
     eff = record.effective(rows, bench.CLAIMS, KINDS, bench.FACTORS, bench.CONTROL_MECHANISMS, list(MECHANISMS))
     claims = [r for r in eff if r["part"] == "claims"]
     controls = [r for r in eff if r["part"] == "controls"]
-    former = sum(r["selection"] != record.SHIPPED for r in claims)
+    n = {rule: sum(r["selection"] == rule for r in claims) for rule in record.RULES}
     return (f"{sum(r['passed'] for r in claims)} of {len(claims)} mechanism-claim audits pass "
-            f"({len(claims) - former} recorded with the shipped selection rule, {former} with the former); "
+            f"({n[record.SHIPPED]} recorded with the shipped selection rule `{record.SHIPPED}`, "
+            f"{n[record.PREVIOUS]} with the previous `{record.PREVIOUS}`, {n[record.FORMER]} with the former "
+            f"`{record.FORMER}`); "
             f"{sum(not r['passed'] for r in controls)} of {len(controls)} negative-control audits fail; "
             f"{sum(r['seconds'] for r in eff):,.0f} s wall summed over the {len(eff)} audits "
             "(2 joblib workers each, shared box)")

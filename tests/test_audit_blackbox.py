@@ -124,6 +124,53 @@ def test_halved_sigma_is_caught(selection: str) -> None:
         assert r.info["selection"] == selection
 
 
+def _lattice(x: np.ndarray, rng: np.random.Generator, s: float, step: float) -> np.ndarray:
+    """The Gaussian mechanism rounded to a grid of ``step``: post-processing, so exactly at its claim
+    when ``s`` is the claimed sigma; a fine grid gives many values each seen a few times."""
+    return np.round((x + s * rng.standard_normal(x.shape)) / step) * step
+
+
+def test_lattice_at_its_claim_gives_no_separated_atom_event() -> None:
+    """The atom over-fit (docs/privacy.md, audit): on a fine lattice at its claim, the previous rule
+    (atoms defined and scored on the same calibration runs) picks a chance atom set that looks
+    separated (score above the claimed mu); the shipped rule scores the atoms on the other half of the
+    calibration runs, where they are hit under both inputs, so no atom event looks separated."""
+    from functools import partial
+
+    s = gaussian_sigma(*CLAIM)
+    f = partial(_lattice, s=s, step=1 / 16)
+    kw = {"epsilon": 1.0, "delta": 1e-6, "trials": 4000, "direction": "means", "rng": 0}
+    old = audit_release(f, np.zeros(1), np.ones(1), selection="calibration", **kw)
+    assert "atoms" in old.event and old.info["calibration_score"] > 2 * old.claimed_bound, old
+    for seed in range(3):
+        new = audit_release(f, np.zeros(1), np.ones(1), **{**kw, "rng": seed})
+        assert new.info["selection"] == "split" and new.passed, new
+        assert "atoms" not in new.event and new.info["calibration_score"] < new.claimed_bound, new
+
+
+@pytest.mark.parametrize(("factor", "step"), [(0.5, 1 / 16), (0.5, 1 / 4)])
+def test_lattice_with_halved_sigma_is_caught(factor: float, step: float) -> None:
+    """The same lattice with sigma x 0.5 still fails the audit with the shipped rule."""
+    from functools import partial
+
+    f = partial(_lattice, s=factor * gaussian_sigma(*CLAIM), step=step)
+    for seed in range(3):
+        r = audit_release(f, np.zeros(1), np.ones(1), epsilon=1.0, delta=1e-6, trials=4000, direction="means",
+                          rng=seed)
+        assert not r.passed and r.bound > r.claimed_bound, (seed, r)
+
+
+def test_disjoint_lattices_are_caught_through_split_atoms() -> None:
+    """Disjoint supports (a grid of step 2 shifted by 1) are still caught through an atom event: the
+    atoms of one half of the calibration runs have no hit under the other input in the other half."""
+
+    def f(x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return x + _lattice(np.zeros_like(x), rng, gaussian_sigma(*CLAIM), 2.0)
+
+    r = audit_release(f, np.zeros(1), np.ones(1), epsilon=1.0, delta=1e-6, trials=4000, direction="means", rng=0)
+    assert not r.passed and "atoms" in r.event and r.counts[0] == 0 and r.bound > 3, r
+
+
 def test_point_profile_is_weaker_than_the_gaussian_profile() -> None:
     """sigma x 0.5 at 20 000 runs: the GDP-profile test catches it, the (eps, delta)-point test cannot."""
     from functools import partial
