@@ -207,7 +207,7 @@ register(AuditCase("marginals[topk]", _builder(_marginals, method="topk", sparsi
 register(AuditCase("marginals[sos-sparse]", _builder(_marginals, method="sos-sparse", sparsity=1, k=1),
                    one_sparse_pair, _moments, 2_000, _REPLACE_ONE + ", rows with <= 1 one, k = 1"))
 register(AuditCase("tables", _builder(_tables, noise="gaussian"), dense_pair, _moments, 8_000, _REPLACE_ONE))
-register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dense_pair, _moments, 6_000,
+register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dense_pair, _moments, 96_000,
                    _REPLACE_ONE))
 
 __all__ = ["AuditCase", "MECHANISMS", "register", "COSINE_SENSITIVITY", "pap_box_pair", "pap_psd_pair",
