@@ -17,9 +17,11 @@ AIM / MST which account in zCDP under add/remove (docs/bench_peers.md states the
 
 Metrics per release: ``l1`` = average over the workload of ||released - true||_1 / m, ``rmse`` = root mean
 squared error per cell (counts), ``seconds`` (wall clock of the release, including the measurement and
-layout construction), ``peak_mib`` (tracemalloc peak of Python/numpy allocations in process; max RSS of
-the subprocess for AIM / MST).  One JSON row per (dataset, method, epsilon, seed) is appended to ``--out``;
-rows already there are skipped (resumable).  ``benchmarks/peers/report.py`` makes the table and the plot.
+layout construction), ``peak_mib`` (tracemalloc peak of Python/numpy allocations in process, traced runs
+only; max RSS of the subprocess for AIM / MST), ``peak_rss_mib`` (the process's resident-set high-water
+mark over the release, reset before it: an upper bound that includes the data already resident).
+One JSON row per (dataset, method, epsilon, seed) is appended to ``--out``; rows already there are
+skipped (resumable).  ``benchmarks/peers/report.py`` makes the table and the plot.
 
 Example (the commands behind docs/bench_peers.md are listed in benchmarks/results_peers/COMMANDS.md)::
 
@@ -73,23 +75,57 @@ def errors(wl: MarginalWorkload, est: np.ndarray, true: np.ndarray, m: int) -> t
 TRACE = {"on": False}
 
 
+def _finite(x: float) -> float | None:
+    """``x`` for a JSON row, ``None`` for NaN."""
+    return None if x != x else float(x)
+
+
+def _reset_rss_peak() -> bool:
+    """Reset the process's resident-set high-water mark (Linux >= 4.0: ``5 > /proc/self/clear_refs``)."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
+def _rss_peak_mib() -> float:
+    """``VmHWM`` of this process (MiB), NaN where ``/proc`` does not have it."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 class Timer:
     """Wall clock of a block, and its tracemalloc peak (MiB) when ``TRACE["on"]`` (NaN otherwise).
 
     tracemalloc slows Python-level loops severalfold, so the harness times untraced runs and measures
-    the peak in a separate traced run of the same release (first seed only).
+    the peak in a separate traced run of the same release (first seed only).  Every untraced block also
+    records ``peak_rss_mib``: the process's resident-set high-water mark over the block (reset at its
+    start; it includes the data and workload already resident, so it bounds the block's own peak from
+    above), free of cost, so rows of seeds / epsilons without a traced run still carry a memory figure.
     """
 
     def __enter__(self) -> Timer:
+        self.rss_ok = False
         if TRACE["on"]:
             tracemalloc.start()
             tracemalloc.reset_peak()
+        else:
+            self.rss_ok = _reset_rss_peak()
         self.t0 = time.perf_counter()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.seconds = time.perf_counter() - self.t0
         self.peak_mib = float("nan")
+        self.peak_rss_mib = _rss_peak_mib() if self.rss_ok else float("nan")
         if TRACE["on"]:
             self.peak_mib = tracemalloc.get_traced_memory()[1] / 2**20
             tracemalloc.stop()
@@ -154,21 +190,24 @@ def run_rp_family(wl: MarginalWorkload, X: np.ndarray, true: np.ndarray, eps: fl
     with Timer() as tb:
         est = blue(meas)
     base = build_s + tm.seconds
+    rss = max(tm.peak_rss_mib, tb.peak_rss_mib)
     if "rp" in todo:
-        rows.append(("rp", est, base + tb.seconds, max(tm.peak_mib, tb.peak_mib), {}))
+        rows.append(("rp", est, base + tb.seconds, max(tm.peak_mib, tb.peak_mib), rss, {}))
     if "rp_trunc" in todo:
         with Timer() as tt:
             tr = truncate_rescale(wl, est, m)
-        rows.append(("rp_trunc", tr, base + tb.seconds + tt.seconds, max(tm.peak_mib, tb.peak_mib, tt.peak_mib), {}))
+        rows.append(("rp_trunc", tr, base + tb.seconds + tt.seconds, max(tm.peak_mib, tb.peak_mib, tt.peak_mib),
+                     max(rss, tt.peak_rss_mib), {}))
     if "grem_lnn" in todo:
         with Timer() as tg:
             g, info = grem_lnn(meas, return_info=True, **lnn_opts)
-        rows.append(("grem_lnn", g, base + tg.seconds, max(tm.peak_mib, tg.peak_mib),
-                     {k: info[k] for k in ("iterations", "primal_residual", "converged")}))
+        rows.append(("grem_lnn", g, base + tg.seconds, max(tm.peak_mib, tg.peak_mib), max(tm.peak_rss_mib,
+                     tg.peak_rss_mib), {k: info[k] for k in ("iterations", "primal_residual", "converged")}))
     out = []
-    for meth, e, sec, peak, extra in rows:
+    for meth, e, sec, peak, rss_peak, extra in rows:
         l1, rmse = errors(wl, e, true, m)
         out.append({"method": meth, "l1": l1, "rmse": rmse, "seconds": sec, "peak_mib": peak,
+                    "peak_rss_mib": _finite(rss_peak),
                     "sensitivity_shape": meas.sensitivity_shape,
                     "measurement": "sosproj-rp" if paired is not None else "peer-rp", **extra})
     return out
@@ -185,7 +224,8 @@ def run_tables(wl, X, true, eps, seed) -> dict:
         rel = release_tables(X.astype(np.uint8), K, epsilon=eps, delta=DELTA, rng=seed)
         est = _tables_from_release(rel, wl, list(range(X.shape[1])))
     l1, rmse = errors(wl, est, true, X.shape[0])
-    return {"method": "tables", "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib}
+    return {"method": "tables", "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib,
+            "peak_rss_mib": _finite(t.peak_rss_mib)}
 
 
 def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> dict:
@@ -198,7 +238,8 @@ def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> d
     l1, rmse = errors(wl, est, true, X.shape[0])
     info = rel.info
     extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix", "auto_mix_rule") if k in info}
-    return {"method": meth, "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib, **extra}
+    return {"method": meth, "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib,
+            "peak_rss_mib": _finite(t.peak_rss_mib), **extra}
 
 
 def run_pgm(name: str, meth: str, wl, true, m, eps, seed, run_missing: bool) -> dict | None:
