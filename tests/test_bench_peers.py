@@ -260,3 +260,64 @@ def test_default_and_rp_allocations_draw_the_same_standard_normals():
         z.append((meas.r - exact.r) / wl.residual_sigmas_flat(meas.sigmas))
     assert not np.allclose(rel.info["auto_mix"], 0.0)             # the two allocations differ
     np.testing.assert_allclose(z[0], z[1], atol=1e-9)
+
+
+# ------------------------------------------------------------------ planted data and the harness's memory figure
+
+
+def test_planted_data_are_fixed_and_public_convention():
+    """planted32 / planted64: m = 20,000 binary records from the fixed data seed 0 (the same data every run)."""
+    from peers.data import load, planted
+
+    X, names, sizes = load("planted32")
+    assert X.shape == (20000, 32) and sizes == [2] * 32 and names == [f"a{i}" for i in range(32)]
+    assert set(np.unique(X)) == {0, 1}
+    np.testing.assert_array_equal(X, planted(32))
+    assert not np.array_equal(planted(8, m=500, seed=0), planted(8, m=500, seed=1))
+
+
+def test_planted_sosproj_path_is_exact_noise_off_and_paired_with_the_peers():
+    """The harness's planted path (attribute i = sosproj attribute i): noise off, the default release and the
+    tables peer answer every workload marginal exactly; with noise, the peers' BLUE of the paired
+    measurement is sosproj's alloc=rp BLUE release."""
+    from marginals_peers import _dataset, run_sosproj, run_tables, sosproj_rp_measurement
+
+    import sosproj as sp
+    from sosproj.data.synthetic import planted_binary
+    from sosproj.testing import noise_disabled
+
+    n = 6
+    X = planted_binary(400, n, n_clusters=4, rng=3).astype(np.int64)
+    names, sizes = [f"a{i}" for i in range(n)], [2] * n
+    wl = MarginalWorkload.all_k_way(sizes, 3)
+    true = wl.workload_answers(X)
+    with noise_disabled():
+        assert run_sosproj("planted6", "sosproj", wl, X, names, sizes, true, 1.0, 0)["l1"] < 1e-3  # solver tol
+        assert run_tables(wl, X, true, 1.0, 0)["l1"] < 1e-3
+    meas = sosproj_rp_measurement("planted6", wl, X, names, sizes, 0.5, 4)
+    ds, attr_map = _dataset("planted6", X, names, sizes)
+    assert attr_map == list(range(n))
+    rel = sp.release_marginals(ds, 3, epsilon=0.5, delta=1e-9, rng=4, allocation="rp", reconstruction="blue")
+    tabs = np.concatenate([np.asarray(rel.table(list(w)), float).ravel() for w in wl.sets])
+    np.testing.assert_allclose(blue(meas), tabs, atol=1e-8)
+    assert np.abs(blue(meas) - true).max() > 1.0                     # the noise is on
+
+
+@pytest.mark.skipif(not Path("/proc/self/clear_refs").exists(), reason="needs Linux /proc (RSS high-water mark)")
+def test_timer_rss_peak_covers_an_allocation_made_inside_the_block():
+    """peak_rss_mib is reset at the block's start: it sees an 80 MB array allocated (and freed) inside the
+    block, and a later block that allocates little reports less than that peak (without the reset both
+    would report the 240 MB allocated before them)."""
+    from marginals_peers import Timer
+
+    big = np.ones(30_000_000)                                     # 240 MB, resident before the first block
+    del big
+    with Timer() as t1:
+        a = np.ones(10_000_000)                                   # 80 MB
+        a[::512] = 2.0
+        del a
+    with Timer() as t2:
+        b = np.ones(1000)
+        del b
+    assert t1.peak_rss_mib > t2.peak_rss_mib + 60
+    assert math.isnan(t1.peak_mib)                                # no tracemalloc outside traced runs
