@@ -237,7 +237,10 @@ def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> d
         est = _tables_from_release(rel, wl, attr_map)
     l1, rmse = errors(wl, est, true, X.shape[0])
     info = rel.info
-    extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix", "auto_mix_rule") if k in info}
+    extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix", "auto_mix_rule", "public_snr",
+                                  "reconstruction_tol") if k in info}
+    rinfo = info.get("reconstruction_info") or {}
+    extra.update({f"recon_{k}": rinfo[k] for k in ("iterations", "converged", "psd") if k in rinfo})
     return {"method": meth, "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib,
             "peak_rss_mib": _finite(t.peak_rss_mib), **extra}
 
