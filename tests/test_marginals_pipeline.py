@@ -267,13 +267,14 @@ def test_auto_returns_converged_psd_or_falls_back_to_converged_lnn(monkeypatch):
     assert not all(np.allclose(auto.table(w), lnn.table(w), atol=1e-3) for w in fb.workload)
 
 
-def test_auto_without_converged_lnn_tries_no_psd_and_says_unconverged():
+def test_auto_without_any_converged_step_says_unconverged():
     ds = _data((2, 3, 4), 60)
     kw = {"epsilon": 0.3, "delta": 1e-6, "rng": 2, "project_options": {"tol": 1e-9, "max_iter": 2}}
-    with pytest.warns(ConvergenceWarning, match="LNN projection did not reach"):
+    with pytest.warns(ConvergenceWarning, match="neither the LNN nor the LNN \\+ PSD"):
         rel = sp.release_marginals(ds, 2, **kw)
     ri = rel.info["reconstruction_info"]
-    assert ri["psd_fallback"] == "lnn-not-converged" and not ri["converged"] and ri["psd_step"] is None
+    assert ri["psd_fallback"] == "psd-not-converged" and not ri["converged"] and not ri["psd"]
+    assert not ri["psd_step"]["converged"]
     with pytest.raises(ProjectionError):
         sp.release_marginals(ds, 2, **{**kw, "project_options": {**kw["project_options"], "on_fail": "raise"}})
 

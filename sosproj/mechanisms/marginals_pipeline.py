@@ -64,7 +64,8 @@ from sosproj.validation import check_choice, check_delta, check_epsilon, check_i
 if TYPE_CHECKING:
     from sosproj.privacy.accountant import PrivacyAccountant
 
-__all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "allocation_shape", "residual_sensitivity", "public_snr",
+__all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocation_shape", "residual_sensitivity",
+           "public_snr",
            "auto_mix", "mix_rule", "onehot_psd", "default_tolerance",
            "noise_scales", "measure", "Measurement", "release", "parse_workload"]
 
@@ -108,7 +109,7 @@ def _public_sizes(data: Any, domain: Any) -> tuple[int, ...] | None:
     return (2,) * n if domain is None else tuple(Domain.parse(domain, n).sizes)
 
 
-def _check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
+def check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
     """Refuse all ``k``-way sets at once, from the sizes alone, before the workload is enumerated.
 
     Cells: the elementary symmetric polynomial ``e_k(sizes)`` (``O(n k)``); per set, about 1 KB of
@@ -516,11 +517,13 @@ def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarra
 
     The PSD set is the smaller one, so its converged projection is the answer. It is returned only
     when its ADMM converged (``theta <= tol`` and both residuals within tolerance) within
-    ``max_iter``; otherwise the converged LNN projection is returned (exact, on the larger set) with
-    ``info["psd_fallback"]`` saying why and ``info["psd_step"]`` the PSD run's diagnostics. The PSD
-    step is not tried when the LNN step itself did not converge (``psd_fallback="lnn-not-converged"``);
-    ``info["converged"]`` is then false and ``on_fail`` applies. Never an unconverged answer reported
-    as converged. Post-processing of the measurement: the choice reads no record.
+    ``max_iter``; otherwise the LNN projection is returned (exact when converged, on the larger set)
+    with ``info["psd_fallback"] = "psd-not-converged"`` and the PSD run's diagnostics in
+    ``info["psd_step"]``. The warm start continues the LNN iterate, so the PSD step is cheap when
+    the PSD constraint is (nearly) inactive at the LNN solution. When neither converged, the LNN
+    iterate is returned with ``info["converged"] = False`` and ``on_fail`` applies: never an
+    unconverged answer reported as converged. Post-processing of the measurement: the choice reads
+    no record.
     """
     from sosproj.policy import apply_on_fail, check_on_fail
     from sosproj.sdp.marginal_admm import MarginalProjector
@@ -530,22 +533,17 @@ def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarra
     lay, w = meas.layout, meas.weights
     r_lnn, info_lnn, state = MarginalProjector(lay, w, psd=False, **opts).solve_state(
         meas.residuals, on_fail="return")
-    info_lnn = {**info_lnn, "psd_step": None}
-    if not info_lnn["converged"]:
-        info = {**info_lnn, "psd_fallback": "lnn-not-converged"}
-    else:
-        r_psd, info_psd, _ = MarginalProjector(lay, w, psd=True, **opts).solve_state(
-            meas.residuals, on_fail="return", warm_start=state)
-        if info_psd["converged"]:
-            return r_psd, {**info_psd, "psd_fallback": None, "psd_step": None,
-                           "lnn_step": {k: info_lnn[k] for k in _STEP_KEYS if k in info_lnn},
-                           "time": info_psd["time"] + info_lnn["time"]}
-        info = {**info_lnn, "psd_fallback": "psd-not-converged",
-                "psd_step": {k: info_psd[k] for k in _STEP_KEYS if k in info_psd},
-                "time": info_psd["time"] + info_lnn["time"]}
+    r_psd, info_psd, _ = MarginalProjector(lay, w, psd=True, **opts).solve_state(
+        meas.residuals, on_fail="return", warm_start=state)
+    total_time = info_psd["time"] + info_lnn["time"]
+    if info_psd["converged"]:
+        return r_psd, {**info_psd, "psd_fallback": None, "psd_step": None,
+                       "lnn_step": {k: info_lnn[k] for k in _STEP_KEYS if k in info_lnn}, "time": total_time}
+    info = {**info_lnn, "psd_fallback": "psd-not-converged", "lnn_step": None,
+            "psd_step": {k: info_psd[k] for k in _STEP_KEYS if k in info_psd}, "time": total_time}
     apply_on_fail(info["converged"], on_fail,
-                  f"the LNN projection did not reach tol={opts.get('tol', 1e-3):g} in "
-                  f"{opts.get('max_iter', 1000)} iterations; raise max_iter or tol (the returned tables are "
+                  f"neither the LNN nor the LNN + PSD projection reached tol={opts.get('tol', 1e-3):g} in "
+                  f"{opts.get('max_iter', 1000)} iterations; raise max_iter or tol (the returned LNN tables are "
                   "still non-negative and consistent)", {**info, "value": r_lnn})
     return r_lnn, info
 
@@ -603,7 +601,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     if workload is None:  # refuse from the sizes alone, before any pass over the records
         sizes = _public_sizes(data, domain)
         if sizes is not None:
-            _check_all_k_way_memory(sizes, check_int(k, "k", minimum=1, maximum=len(sizes)))
+            check_all_k_way_memory(sizes, check_int(k, "k", minimum=1, maximum=len(sizes)))
     ds = as_dataset(data, domain)
     check_choice(allocation, "allocation", ALLOCATIONS)
     check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
@@ -616,7 +614,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         raise InvalidParameterError(
             f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
     if workload is None:
-        _check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
+        check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
     rule = mix_rule(layout, reconstruction)
