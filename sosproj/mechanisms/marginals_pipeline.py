@@ -624,6 +624,10 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         opts["tol"] = default_tolerance(snr)
         if opts["tol"] < DEFAULT_TOL:
             opts.setdefault("max_iter", TIGHT_MAX_ITER)
+    if rule != "cube" and reconstruction != "blue":
+        # the LNN / one-hot PSD projections of sparse categorical tables need thousands of iterations
+        # to reach theta <= tol (titanic-sized tables: 1,000-5,000); the cube step keeps its own budget
+        opts.setdefault("max_iter", TIGHT_MAX_ITER)
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
     if accountant is not None:
         # before the records are read: a refused charge draws no noise and releases nothing
