@@ -275,6 +275,11 @@ def test_auto_without_any_converged_step_says_unconverged():
     ri = rel.info["reconstruction_info"]
     assert ri["psd_fallback"] == "psd-not-converged" and not ri["converged"] and not ri["psd"]
     assert not ri["psd_step"]["converged"]
+    assert ri["iterations"] == 2 and ri["psd_step"]["iterations"] == 1   # one budget: max(2 - 2, 2 // 10, 1)
+    kw20 = {**kw, "project_options": {"tol": 1e-12, "max_iter": 20}}
+    with pytest.warns(ConvergenceWarning):
+        ri = sp.release_marginals(ds, 2, **kw20).info["reconstruction_info"]
+    assert ri["iterations"] == 20 and ri["psd_step"]["iterations"] == 2   # 20 // 10
     with pytest.raises(ProjectionError):
         sp.release_marginals(ds, 2, **{**kw, "project_options": {**kw["project_options"], "on_fail": "raise"}})
 

@@ -516,9 +516,10 @@ def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarra
     r"""Categorical ``"auto"``: the LNN projection, then LNN + one-hot degree-2 PSD warm-started from it.
 
     The PSD set is the smaller one, so its converged projection is the answer. It is returned only
-    when its ADMM converged (``theta <= tol`` and both residuals within tolerance) within
-    ``max_iter``; otherwise the LNN projection is returned (exact when converged, on the larger set)
-    with ``info["psd_fallback"] = "psd-not-converged"`` and the PSD run's diagnostics in
+    when its ADMM converged (``theta <= tol`` and both residuals within tolerance) within its budget
+    (``max_iter`` less the LNN step's iterations, at least ``max_iter // 10``); otherwise the LNN
+    projection is returned (exact when converged, on the larger set) with
+    ``info["psd_fallback"] = "psd-not-converged"`` and the PSD run's diagnostics in
     ``info["psd_step"]``. The warm start continues the LNN iterate, so the PSD step is cheap when
     the PSD constraint is (nearly) inactive at the LNN solution. When neither converged, the LNN
     iterate is returned with ``info["converged"] = False`` and ``on_fail`` applies: never an
@@ -533,8 +534,12 @@ def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarra
     lay, w = meas.layout, meas.weights
     r_lnn, info_lnn, state = MarginalProjector(lay, w, psd=False, **opts).solve_state(
         meas.residuals, on_fail="return")
-    r_psd, info_psd, _ = MarginalProjector(lay, w, psd=True, **opts).solve_state(
+    # one budget for the two steps: the PSD step gets what the LNN step left, at least a tenth of it
+    max_iter = int(opts.pop("max_iter", 1000))
+    psd_iter = max(max_iter - int(info_lnn["iterations"]), max_iter // 10, 1)
+    r_psd, info_psd, _ = MarginalProjector(lay, w, psd=True, max_iter=psd_iter, **opts).solve_state(
         meas.residuals, on_fail="return", warm_start=state)
+    opts["max_iter"] = max_iter
     total_time = info_psd["time"] + info_lnn["time"]
     if info_psd["converged"]:
         return r_psd, {**info_psd, "psd_fallback": None, "psd_step": None,
