@@ -606,9 +606,10 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mg.add_argument("--allocation", choices=("auto", "rp", "equal-tables"), default="auto",
                     help="residual pipeline (--domain / --infer-domain, or binary INPUT without --method): "
                          "noise allocation over the residuals (default auto)")
-    mg.add_argument("--reconstruction", choices=("auto", "blue", "lnn"), default="auto",
-                    help="residual pipeline: reconstruction (default auto: local "
-                         "non-negativity + one-hot PSD)")
+    mg.add_argument("--reconstruction", choices=("auto", "blue", "lnn", "lnn-psd"), default="auto",
+                    help="residual pipeline: reconstruction (default auto: binary, cube projection then local "
+                         "non-negativity; categorical, local non-negativity, plus the one-hot PSD from a public "
+                         "SNR of 10)")
     mg.set_defaults(func=run_marginals)
 
 
