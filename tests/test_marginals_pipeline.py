@@ -281,6 +281,17 @@ def test_auto_adds_the_psd_step_from_the_public_snr_threshold():
         sp.release_marginals(ds, 2, epsilon=1.0, delta=1e-6, workload=[(0, 1), (1, 2)], reconstruction="lnn-psd")
 
 
+def test_titanic_and_adult_public_snr_below_the_psd_threshold():
+    """docs/marginals.md: Titanic's public SNR is 0.002-0.69 and Adult's 0.012-3.9 over epsilon 0.03-10 (from
+    the public domain and m alone), so ``"auto"`` reconstructs both with ``"lnn"``."""
+    for name, lo, hi in (("titanic", 0.002, 0.69), ("adult", 0.012, 3.9)):
+        ds = sp.load_dataset(name)
+        lay = ResidualLayout(ds.domain.sizes, all_k_way(ds.n, 3))
+        snr = [mp.public_snr(ds.m, e, lay) for e in (0.03, 10.0)]
+        assert round(snr[0], 3) == lo and round(snr[1], 2 if hi < 1 else 1) == hi
+        assert max(snr) < mp.PSD_MIN_SNR and mp.onehot_psd(lay)
+
+
 def test_auto_without_any_converged_step_says_unconverged():
     ds = _data((2, 3, 4), 60)
     kw = {"epsilon": 0.3, "delta": 1e-6, "rng": 2, "reconstruction": "lnn-psd",
