@@ -84,16 +84,17 @@ class RankOneNewtonBackend(SolverBackend):
     Options: ``trace_bound``, ``interior``, ``rounding`` (from ``support_route``; required),
     ``gap_tol`` (certified relative gap, default ``10 * tol``), ``starts`` (power-method starts,
     128), ``dr_gap`` (certified gap of the rough phase, 1e-2), ``dr_max_iter`` (its cap, 1000),
-    ``newton_tol`` (first residual tolerance of the Newton phase, default ``100 * gap_tol``: the
+    ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
     certified gap of the multiplier is far below the residuals, ``experiments/newton_sweep.txt``), ``rounds``
-    (tenfold tightenings, 4), ``sigma`` (initial penalty, 1.0), ``rng`` (power-method starts).
+    (tenfold tightenings, 4), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
+    ``n = 30`` in ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     """
 
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 1e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
-               "sigma": 1.0, "rng": 0}
+               "sigma": 3.0, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -175,7 +176,7 @@ class RankOneNewtonBackend(SolverBackend):
         newton_steps = cg = 0
         status = "max_iter"
         rounds = 0
-        tol = float(o["newton_tol"]) if o["newton_tol"] is not None else 100.0 * self.gap_tol
+        tol = float(o["newton_tol"]) if o["newton_tol"] is not None else 1000.0 * self.gap_tol
         xs, ys, ss = x, y, p.b - p.A @ x
         while best_rel > self.gap_tol and rounds < self.rounds:
             remaining = None if deadline is None else deadline - time.perf_counter()
