@@ -239,8 +239,11 @@ def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> d
     info = rel.info
     extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix", "auto_mix_rule", "public_snr",
                                   "reconstruction_tol") if k in info}
-    rinfo = info.get("reconstruction_info") or {}
-    extra.update({f"recon_{k}": rinfo[k] for k in ("iterations", "converged", "psd") if k in rinfo})
+    ri = info.get("reconstruction_info") or {}
+    extra.update({f"recon_{k}": ri[k] for k in ("converged", "iterations", "psd", "psd_fallback", "theta")
+                  if k in ri})
+    if "converged" in ri:
+        extra["converged"] = bool(ri["converged"])
     return {"method": meth, "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib,
             "peak_rss_mib": _finite(t.peak_rss_mib), **extra}
 
