@@ -156,6 +156,7 @@ class ResidualLayout:
             e_start += E.size
         self._ext_pos = np.concatenate(ext_pos) if ext_pos else np.zeros(0, dtype=np.intp)
         self._res_views = [(G.start, G.stop, (len(G.members), *G.shape)) for G in self.res_groups]
+        self._marginal_plans: dict[tuple[int, ...], tuple[tuple[int, ...], list]] = {}
         d = np.zeros(len(self.residual_sets))
         for pats in self._patterns:
             for _keep, rg, loc, scale, _vs in pats:
@@ -301,15 +302,29 @@ class ResidualLayout:
 
     def marginal(self, r: np.ndarray, attrs: tuple[int, ...]) -> np.ndarray:
         """The table of a closure set ``attrs`` (sorted) from residuals: ``sum_{B subset attrs} c_B / prod``."""
+        plan = self._marginal_plans.get(attrs)
+        if plan is None:
+            plan = self._marginal_plans[attrs] = self._marginal_plan(attrs)
+        shape, terms = plan
+        out = np.zeros(shape)
+        for a, b, vs, scale in terms:
+            out += scale * r[a:b].reshape(vs)
+        return out
+
+    def _marginal_plan(self, attrs: tuple[int, ...]) -> tuple[tuple[int, ...], list[tuple[int, int, tuple, float]]]:
+        """Slices, broadcast shapes and scales of the ``2^j`` residuals making up the table of ``attrs``."""
         j = len(attrs)
         shape = tuple(self.sizes[a] for a in attrs)
-        out = np.zeros(shape)
+        terms = []
         for mask in range(2**j):
             keep = tuple(attrs[p] for p in range(j) if mask >> p & 1)
+            i = self.res_pos[keep]
+            G = self.res_groups[int(self.res_group_of[i])]
+            per = math.prod(G.shape)
+            a = G.start + int(self.res_local[i]) * per
             scale = 1.0 / math.prod(shape[p] for p in range(j) if not mask >> p & 1)
-            vs = tuple(shape[p] if mask >> p & 1 else 1 for p in range(j))
-            out += scale * self.residual(r, keep).reshape(vs)
-        return out
+            terms.append((a, a + per, tuple(shape[p] if mask >> p & 1 else 1 for p in range(j)), scale))
+        return shape, terms
 
     def info(self) -> dict[str, Any]:
         """Sizes of the layout (public)."""
