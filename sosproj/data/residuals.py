@@ -83,6 +83,33 @@ def closure(workload: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
     return sorted(out, key=lambda s: (len(s), s))
 
 
+def _fold(Z: np.ndarray, ax: int) -> np.ndarray:
+    """The factor :math:`F = [I \\mid \\tfrac1n \\mathbf 1]` along axis ``ax`` (length ``n + 1`` -> ``n``)."""
+    n = Z.shape[ax] - 1
+    head = (slice(None),) * ax
+    return Z[(*head, slice(0, n))] + Z[(*head, slice(n, n + 1))] * (1.0 / n)
+
+
+def _centre(X: np.ndarray, ax: int) -> np.ndarray:
+    """``P = I - 11^T/n`` along axis ``ax`` (a new array)."""
+    return X - np.add.reduce(X, axis=ax, keepdims=True) * (1.0 / X.shape[ax])
+
+
+def _extend(X: np.ndarray, ax: int, project: bool) -> np.ndarray:
+    """The factor :math:`G = [P ; \\tfrac1n\\mathbf 1^\\top]` along axis ``ax`` (``[I ; ..]`` unless
+    ``project``): length ``n`` -> ``n + 1``, the mean appended."""
+    n = X.shape[ax]
+    mu = np.add.reduce(X, axis=ax, keepdims=True) * (1.0 / n)
+    out = np.empty((*X.shape[:ax], n + 1, *X.shape[ax + 1:]))
+    head = (slice(None),) * ax
+    if project:
+        np.subtract(X, mu, out=out[(*head, slice(0, n))])
+    else:
+        out[(*head, slice(0, n))] = X
+    out[(*head, slice(n, n + 1))] = mu
+    return out
+
+
 @dataclass
 class _Group:
     """Sets of one shape: their positions in the owner's list and their slice of the flat vector."""
@@ -126,11 +153,14 @@ class ResidualLayout:
         self.tab_size = self.tab_groups[-1].stop if self.tab_groups else 0
         # for every table group and every sub-pattern of its axes: the residual group + local indices
         self._patterns: list[list[tuple[tuple[int, ...], int, np.ndarray, float, tuple[int, ...]]]] = []
-        # extended tensors E_W (module docstring): per table group its shape and slice of the flat
-        # stack of every E_W, and the residual-vector position of every entry of that stack
-        self._ext: list[tuple[tuple[int, ...], int, int]] = []
-        ext_pos: list[np.ndarray] = []
-        e_start = 0
+        # extended tensors E_W (module docstring), split into the full block c_W (a slice of the
+        # residual vector when the group's sets are stored in table order, else an index array) and
+        # the j faces E_W[:n_0, .., :n_{p-1}, n_p, ext_{p+1}, ..] (the residual positions of their
+        # entries, stacked over every group in ``_face_pos``)
+        self._full: list[slice | np.ndarray] = []
+        self._faces: list[list[tuple[tuple[int, ...], int, int]]] = []
+        face_pos: list[np.ndarray] = []
+        f_start = 0
         for g in self.tab_groups:
             j = len(g.shape)
             ext_shape = (len(g.members), *(n + 1 for n in g.shape))
@@ -150,11 +180,24 @@ class ResidualLayout:
                 pos = RG.start + loc[:, None] * per + np.arange(per)[None, :]
                 corner = tuple(slice(0, g.shape[p]) if mask >> p & 1 else g.shape[p] for p in range(j))
                 E[(slice(None), *corner)] = pos.reshape((len(loc), *(g.shape[p] for p in keep)))
+                if mask == 2**j - 1:
+                    flat = pos.ravel()
+                    lo = int(flat[0])
+                    aligned = bool(np.array_equal(flat, np.arange(lo, lo + flat.size)))
+                    self._full.append(slice(lo, lo + flat.size) if aligned else flat)
             self._patterns.append(pats)
-            ext_pos.append(E.ravel())
-            self._ext.append((ext_shape, e_start, e_start + E.size))
-            e_start += E.size
-        self._ext_pos = np.concatenate(ext_pos) if ext_pos else np.zeros(0, dtype=np.intp)
+            faces = []
+            for p in range(j):
+                Ep = E[(slice(None), *(slice(0, g.shape[q]) for q in range(p)), g.shape[p])]
+                faces.append((Ep.shape, f_start, f_start + Ep.size))
+                face_pos.append(Ep.ravel())
+                f_start += Ep.size
+            self._faces.append(faces)
+        self._face_pos = np.concatenate(face_pos) if face_pos else np.zeros(0, dtype=np.intp)
+        # whether a full block also receives faces of other tables (then it is added, not written)
+        in_face = np.zeros(self.res_size, dtype=bool)
+        in_face[self._face_pos] = True
+        self._full_shared = [bool(np.any(in_face[f])) for f in self._full]
         self._res_views = [(G.start, G.stop, (len(G.members), *G.shape)) for G in self.res_groups]
         self._marginal_plans: dict[tuple[int, ...], tuple[tuple[int, ...], list]] = {}
         d = np.zeros(len(self.residual_sets))
@@ -242,48 +285,77 @@ class ResidualLayout:
     def forward(self, r: np.ndarray) -> np.ndarray:
         """``B r``: the workload tables (flat) of the residuals ``r`` (the empty set's entry is the total).
 
-        Mode by mode on the extended tensors: ``E <- E[.., :n, ..] + E[.., n, ..] / n`` along each axis
-        (the factor :math:`F_i` of the module docstring).
+        Per group of equal-shape tables: ``mu_W = c_W + sum_p`` (face ``p`` folded along the axes after
+        ``p`` by :math:`F_q`, divided by ``n_p``, broadcast along axis ``p``); see the module docstring.
         """
-        ext = np.asarray(r)[self._ext_pos]
+        r = np.asarray(r)
+        faces = r[self._face_pos]
         t = np.empty(self.tab_size)
-        for G, (shape, a, b) in zip(self.tab_groups, self._ext):
-            E = ext[a:b].reshape(shape)
-            last = len(shape) - 1
-            if last == 0:
-                t[G.start:G.stop] = E
-            for ax in range(1, len(shape)):
-                n = shape[ax] - 1
-                head = (slice(None),) * ax
-                out = t[G.start:G.stop].reshape((shape[0], *(m - 1 for m in shape[1:]))) if ax == last else None
-                E = np.add(E[(*head, slice(0, n))], E[(*head, slice(n, n + 1))] * (1.0 / n), out=out)
+        for G, full, fcs in zip(self.tab_groups, self._full, self._faces):
+            S = G.shape
+            tv = t[G.start:G.stop].reshape((len(G.members), *S))
+            c = r[full].reshape(tv.shape)
+            if not S:
+                tv[...] = c
+            for p, (shape, a, b) in enumerate(fcs):
+                Z = faces[a:b].reshape(shape)
+                for q in range(p + 1, len(S)):          # axis q of the table is axis q of Z
+                    Z = _fold(Z, q)
+                Z = np.expand_dims(Z * (1.0 / S[p]), p + 1)
+                if p == 0:
+                    np.add(c, Z, out=tv)
+                else:
+                    tv += Z
         return t
 
     def adjoint(self, t: np.ndarray, *, project: bool = True) -> np.ndarray:
         """``B^T t`` followed (``project=True``) by the projection onto the residual subspaces.
 
-        Mode by mode on every table: along each axis append the mean and (``project``) centre,
-        ``T <- (T - mean, mean)`` (the factor :math:`G_i`), then add the extended tensors into the
-        residual vector (one ``bincount``).
+        Per group of equal-shape tables ``T``, with ``m_p`` the mean of ``T`` along axis ``p``: the full
+        block ``(otimes_q P_q) T = T - sum_p (P_{q>p} m_p)`` broadcast along ``p``, and face ``p`` is
+        ``(otimes_{q<p} P_q) m_p`` extended by :math:`G_q` along the axes after ``p``; the faces of every
+        table are added into the residual vector by one ``bincount``.  ``project=False``: no ``P``.
         """
         t = np.asarray(t)
-        buf = np.empty(self._ext_pos.size)
-        for G, (shape, a, b) in zip(self.tab_groups, self._ext):
-            E = t[G.start:G.stop].reshape((shape[0], *(n - 1 for n in shape[1:])))
-            for ax in range(1, len(shape)):
-                mu = np.add.reduce(E, axis=ax, keepdims=True) * (1.0 / E.shape[ax])
-                out_shape = (*E.shape[:ax], E.shape[ax] + 1, *E.shape[ax + 1:])
-                out = buf[a:b].reshape(shape) if ax == len(shape) - 1 else np.empty(out_shape)
-                head = (slice(None),) * ax
-                if project:
-                    np.subtract(E, mu, out=out[(*head, slice(0, E.shape[ax]))])
+        faces = np.empty(self._face_pos.size)
+        blocks = []
+        for G, fcs in zip(self.tab_groups, self._faces):
+            S = G.shape
+            T = t[G.start:G.stop].reshape((len(G.members), *S))
+            corr = []
+            for p, (_shape, a, b) in enumerate(fcs):
+                if p == len(S) - 1 and S[p] > 1:            # the last axis: a matrix-vector product
+                    m = (T.reshape(-1, S[p]) @ np.full(S[p], 1.0 / S[p])).reshape(T.shape[:-1])
                 else:
-                    out[(*head, slice(0, E.shape[ax]))] = E
-                out[(*head, slice(E.shape[ax], None))] = mu
-                E = out
-            if len(shape) == 1:
-                buf[a:b] = E.ravel()
-        return np.bincount(self._ext_pos, weights=buf, minlength=self.res_size)
+                    m = np.add.reduce(T, axis=p + 1) * (1.0 / S[p])
+                face = m                                      # axis q != p of T is axis q + (q < p) of m
+                if project:
+                    for q in range(p):
+                        face = _centre(face, q + 1)
+                for q in range(p + 1, len(S)):
+                    face = _extend(face, q, project)
+                faces[a:b] = face.ravel()
+                if project:
+                    for q in range(p + 1, len(S)):
+                        m = _centre(m, q)
+                    corr.append(np.expand_dims(m, p + 1))
+            blocks.append((T, corr))
+        r = np.bincount(self._face_pos, weights=faces, minlength=self.res_size)
+        for (T, corr), full, shared in zip(blocks, self._full, self._full_shared):
+            if not shared and isinstance(full, slice):       # write straight into the residual vector
+                X = r[full].reshape(T.shape)
+                if corr:
+                    np.subtract(T, corr[0], out=X)
+                else:
+                    X[...] = T
+                for c in corr[1:]:
+                    X -= c
+            else:
+                X = T - corr[0] if corr else T.copy()
+                for c in corr[1:]:
+                    X -= c
+                r[full] += X.ravel()                          # each set is the full block of <= 1 table
+        return r
 
     def residuals_of_tables(self, tabs: Sequence[np.ndarray]) -> np.ndarray:
         """Residuals ``c_A`` of consistent workload tables (one table per workload set, workload order).
