@@ -12,8 +12,9 @@ import pytest
 import sosproj as sp
 from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
-from sosproj.errors import InvalidParameterError, ResourceLimitError
+from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError
 from sosproj.mechanisms import marginals_pipeline as mp
+from sosproj.policy import ConvergenceWarning
 from sosproj.privacy.spec import Adjacency
 from sosproj.sdp.marginal_admm import MarginalProjector, OneHotMoment
 from sosproj.testing import noise_disabled
@@ -196,8 +197,8 @@ def test_blue_equals_generic_weighted_least_squares():
         assert np.allclose(full.sum(axis=other), lay.marginal(r_blue, wset), atol=1e-5)
 
 
-@pytest.mark.parametrize("psd", [False, True])
-def test_lnn_projection_equals_cvxpy(psd):
+@pytest.mark.parametrize("psd,warm", [(False, False), (True, False), (True, True)])
+def test_lnn_projection_equals_cvxpy(psd, warm):
     cp = pytest.importorskip("cvxpy")
     sizes = (2, 3, 3)
     ds = _data(sizes, 30)
@@ -221,11 +222,60 @@ def test_lnn_projection_equals_cvxpy(psd):
     assert prob.status == "optimal"
     ref = Bm @ (ds.m * u.value)
     proj = MarginalProjector(lay, meas.weights, psd=psd, tol=1e-9, max_iter=20000)
-    got, info = proj.solve(meas.residuals, on_fail="raise")
+    start = None
+    if warm:   # warm start from the LNN projection's final iterate (what reconstruction="auto" does)
+        _, _, start = MarginalProjector(lay, meas.weights, tol=1e-9, max_iter=20000).solve_state(
+            meas.residuals, on_fail="raise")
+    got, info = proj.solve(meas.residuals, on_fail="raise", warm_start=start)
+    assert info["warm_start"] is warm
     scale = np.abs(ref).max()
     assert np.max(np.abs(lay.forward(got) - ref)) <= 2e-4 * scale
     assert info["converged"] and lay.forward(got).min() >= 0
     assert np.max(np.abs(lay.forward(meas.residuals) - ref)) > 1e-2 * scale   # constraints were active
+
+
+def _psd_fails(monkeypatch):
+    """Make every PSD run of the marginal ADMM stop unconverged after 3 iterations."""
+    orig = MarginalProjector.solve_state
+
+    def capped(self, *args, **kwargs):
+        if self.moment is not None:
+            self.max_iter = 3
+        return orig(self, *args, **kwargs)
+
+    monkeypatch.setattr(MarginalProjector, "solve_state", capped)
+
+
+def test_auto_returns_converged_psd_or_falls_back_to_converged_lnn(monkeypatch):
+    ds = _data((2, 3, 4, 5), 200)
+    kw = {"epsilon": 0.5, "delta": 1e-6, "rng": 7, "allocation": "rp",
+          "project_options": {"tol": 1e-4, "max_iter": 20000}}
+    auto = sp.release_marginals(ds, 2, **kw)
+    lnn = sp.release_marginals(ds, 2, reconstruction="lnn", **kw)
+    ri = auto.info["reconstruction_info"]
+    assert ri["psd"] and ri["converged"] and ri["warm_start"] and ri["psd_fallback"] is None
+    assert ri["lnn_step"]["converged"]
+    # PSD not converged within its budget: the LNN projection (converged, exact) is returned, and said so
+    _psd_fails(monkeypatch)
+    with np.errstate(all="ignore"):
+        fb = sp.release_marginals(ds, 2, **kw)
+    fi = fb.info["reconstruction_info"]
+    assert fi["psd_fallback"] == "psd-not-converged" and not fi["psd"] and fi["converged"]
+    assert fi["psd_step"]["iterations"] == 3 and not fi["psd_step"]["converged"]
+    for w in fb.workload:
+        assert np.array_equal(fb.table(w), lnn.table(w))
+    assert not all(np.allclose(auto.table(w), lnn.table(w), atol=1e-3) for w in fb.workload)
+
+
+def test_auto_without_converged_lnn_tries_no_psd_and_says_unconverged():
+    ds = _data((2, 3, 4), 60)
+    kw = {"epsilon": 0.3, "delta": 1e-6, "rng": 2, "project_options": {"tol": 1e-9, "max_iter": 2}}
+    with pytest.warns(ConvergenceWarning, match="LNN projection did not reach"):
+        rel = sp.release_marginals(ds, 2, **kw)
+    ri = rel.info["reconstruction_info"]
+    assert ri["psd_fallback"] == "lnn-not-converged" and not ri["converged"] and ri["psd_step"] is None
+    with pytest.raises(ProjectionError):
+        sp.release_marginals(ds, 2, **{**kw, "project_options": {**kw["project_options"], "on_fail": "raise"}})
 
 
 @pytest.mark.parametrize("reconstruction", ["lnn", "auto"])

@@ -506,14 +506,61 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarr
     return r2, info
 
 
+#: Diagnostics of an ADMM run kept in ``info`` for the step that was not returned.
+_STEP_KEYS = ("iterations", "converged", "primal_residual", "dual_residual", "rho", "theta", "time",
+              "warm_start", "moment_matrix_order")
+
+
+def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    r"""Categorical ``"auto"``: the LNN projection, then LNN + one-hot degree-2 PSD warm-started from it.
+
+    The PSD set is the smaller one, so its converged projection is the answer. It is returned only
+    when its ADMM converged (``theta <= tol`` and both residuals within tolerance) within
+    ``max_iter``; otherwise the converged LNN projection is returned (exact, on the larger set) with
+    ``info["psd_fallback"]`` saying why and ``info["psd_step"]`` the PSD run's diagnostics. The PSD
+    step is not tried when the LNN step itself did not converge (``psd_fallback="lnn-not-converged"``);
+    ``info["converged"]`` is then false and ``on_fail`` applies. Never an unconverged answer reported
+    as converged. Post-processing of the measurement: the choice reads no record.
+    """
+    from sosproj.policy import apply_on_fail, check_on_fail
+    from sosproj.sdp.marginal_admm import MarginalProjector
+
+    opts = dict(options)
+    on_fail = check_on_fail(opts.pop("on_fail", "warn"))
+    lay, w = meas.layout, meas.weights
+    r_lnn, info_lnn, state = MarginalProjector(lay, w, psd=False, **opts).solve_state(
+        meas.residuals, on_fail="return")
+    info_lnn = {**info_lnn, "psd_step": None}
+    if not info_lnn["converged"]:
+        info = {**info_lnn, "psd_fallback": "lnn-not-converged"}
+    else:
+        r_psd, info_psd, _ = MarginalProjector(lay, w, psd=True, **opts).solve_state(
+            meas.residuals, on_fail="return", warm_start=state)
+        if info_psd["converged"]:
+            return r_psd, {**info_psd, "psd_fallback": None, "psd_step": None,
+                           "lnn_step": {k: info_lnn[k] for k in _STEP_KEYS if k in info_lnn},
+                           "time": info_psd["time"] + info_lnn["time"]}
+        info = {**info_lnn, "psd_fallback": "psd-not-converged",
+                "psd_step": {k: info_psd[k] for k in _STEP_KEYS if k in info_psd},
+                "time": info_psd["time"] + info_lnn["time"]}
+    apply_on_fail(info["converged"], on_fail,
+                  f"the LNN projection did not reach tol={opts.get('tol', 1e-3):g} in "
+                  f"{opts.get('max_iter', 1000)} iterations; raise max_iter or tol (the returned tables are "
+                  "still non-negative and consistent)", {**info, "value": r_lnn})
+    return r_lnn, info
+
+
 def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
-    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN + one-hot degree-2 PSD."""
+    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN, then LNN + one-hot
+    degree-2 PSD when affordable (:func:`onehot_psd`), with the LNN answer as fallback (:func:`_lnn_then_psd`)."""
     lay = meas.layout
     if all(s == 2 for s in lay.sizes):
         out = _cube_then_lnn(meas, options)
         if out is not None:
             return out
-    return _projector(meas, onehot_psd(lay), options)
+    if onehot_psd(lay):
+        return _lnn_then_psd(meas, options)
+    return _projector(meas, False, options)
 
 
 def onehot_psd(layout: ResidualLayout) -> bool:

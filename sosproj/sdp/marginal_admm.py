@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 import time
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -48,7 +49,7 @@ from sosproj.policy import apply_on_fail, check_on_fail
 from sosproj.sdp.cones import project_psd_dense
 from sosproj.validation import check_int, check_positive
 
-__all__ = ["MarginalProjector", "OneHotMoment"]
+__all__ = ["MarginalProjector", "OneHotMoment", "ProjectorState"]
 
 
 class OneHotMoment:
@@ -119,6 +120,17 @@ def _psd_part(Y: np.ndarray) -> np.ndarray:
     return project_psd_dense(0.5 * (Y + Y.T))[0]
 
 
+@dataclass(frozen=True)
+class ProjectorState:
+    """Iterate of :meth:`MarginalProjector.solve_state` (for a warm start): the residuals ``r``
+    before the final mixing, the table split ``z`` and its scaled multiplier ``u``, and ``rho``."""
+
+    r: np.ndarray
+    z: np.ndarray
+    u: np.ndarray
+    rho: float
+
+
 class MarginalProjector:
     """Weighted least squares onto consistent, locally non-negative workload marginals (+ optional PSD).
 
@@ -163,18 +175,39 @@ class MarginalProjector:
             rho = float(np.median(ratio)) if ratio.size else 1.0
         self.rho0 = check_positive(rho, "rho")
 
-    def solve(self, r_noisy: np.ndarray, *, on_fail: str = "warn") -> tuple[np.ndarray, dict[str, Any]]:
+    def solve(self, r_noisy: np.ndarray, *, on_fail: str = "warn",
+              warm_start: ProjectorState | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Project the noisy residuals ``r_noisy`` (its empty-set entry is the total ``m``)."""
+        r, info, _state = self.solve_state(r_noisy, on_fail=on_fail, warm_start=warm_start)
+        return r, info
+
+    def solve_state(self, r_noisy: np.ndarray, *, on_fail: str = "warn",
+                    warm_start: ProjectorState | None = None
+                    ) -> tuple[np.ndarray, dict[str, Any], ProjectorState]:
+        """:meth:`solve`, also returning the final iterate (:class:`ProjectorState`).
+
+        ``warm_start`` (e.g. the state of the LNN projection of the same ``r_noisy``) starts the
+        iteration from its ``r``, ``z``, ``u`` and ``rho`` instead of from ``r_noisy``; with
+        ``psd=True`` the moment split starts at the PSD part of ``M_2(r)`` with a zero multiplier.
+        """
         check_on_fail(on_fail)
         t0 = time.perf_counter()
         lay, mo = self.layout, self.moment
         rt = np.asarray(r_noisy, dtype=float)
         total = float(rt[self._empty])
         wr = self.w * rt
-        rho = self.rho0
-        r = rt.copy()
-        z = np.maximum(lay.forward(r), 0.0)
-        u = np.zeros_like(z)
+        if warm_start is None:
+            rho = self.rho0
+            r = rt.copy()
+            z = np.maximum(lay.forward(r), 0.0)
+            u = np.zeros_like(z)
+        else:
+            if warm_start.r.shape != rt.shape or warm_start.z.shape != (lay.tab_size,):
+                raise InvalidParameterError("warm_start must come from a projector on the same layout")
+            rho = check_positive(warm_start.rho, "warm_start.rho")
+            r = warm_start.r.copy()
+            r[self._empty] = total
+            z, u = warm_start.z.copy(), warm_start.u.copy()
         if mo is not None:
             X = _psd_part(mo.forward(r))
             U = np.zeros_like(X)
@@ -225,8 +258,10 @@ class MarginalProjector:
                 u /= ratio
                 if mo is not None:
                     U /= ratio
+        state = ProjectorState(r=r.copy(), z=z, u=u, rho=rho)
         r, theta = self.make_nonnegative(r)
         info = {"solver": "marginal-admm", "iterations": it, "converged": converged,
+                "warm_start": warm_start is not None,
                 "primal_residual": rp, "dual_residual": rd, "rho": rho, "theta": theta,
                 "psd": mo is not None, "moment_matrix_order": mo.order if mo is not None else None,
                 "time": time.perf_counter() - t0}
@@ -234,7 +269,7 @@ class MarginalProjector:
                       f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
                       "raise max_iter or tol (the returned tables are still non-negative and consistent)",
                       {**info, "value": r})
-        return r, info
+        return r, info, state
 
     def _theta(self, t: np.ndarray, total: float) -> float:
         """Smallest mixing weight with the uniform tables that makes the tables ``t`` non-negative."""
