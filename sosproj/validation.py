@@ -298,12 +298,19 @@ def format_bytes(n: float) -> str:
     return f"{n:.1f} TiB"  # pragma: no cover
 
 
+#: The default memory budget of :func:`check_memory` is never below this (256 MiB).
+MEMORY_FLOOR_BYTES = 256 * 1024**2
+
+
 def check_memory(estimate_bytes: float, what: str, *, limit_bytes: float | None = None,
                  fraction: float = 0.6) -> None:
     """Refuse work whose estimated memory exceeds the budget, before building it.
 
-    The default budget is ``fraction`` of the currently available memory; the
-    environment variable ``SOSPROJ_MEMORY_LIMIT`` (bytes) overrides it.
+    The default budget is ``fraction`` of the currently available memory, but never less than
+    :data:`MEMORY_FLOOR_BYTES` (``MemAvailable`` is an instantaneous reading: on a busy machine it
+    can dip far below what the work would actually get, and refusing a tiny problem then helps
+    nobody). The environment variable ``SOSPROJ_MEMORY_LIMIT`` (bytes) or ``limit_bytes``
+    overrides it exactly (no floor).
 
     >>> check_memory(1024, "a tiny problem")
     """
@@ -318,7 +325,7 @@ def check_memory(estimate_bytes: float, what: str, *, limit_bytes: float | None 
                                  estimate_bytes=None, limit_bytes=None)
     if limit_bytes is None:
         env = os.environ.get("SOSPROJ_MEMORY_LIMIT")
-        limit_bytes = float(env) if env else fraction * available_memory_bytes()
+        limit_bytes = float(env) if env else max(fraction * available_memory_bytes(), MEMORY_FLOOR_BYTES)
     if estimate_bytes > limit_bytes:
         raise ResourceLimitError(
             f"{what} needs an estimated {format_bytes(estimate_bytes)}, more than the "
@@ -331,5 +338,5 @@ __all__ = [
     "check_epsilon", "check_delta", "check_positive", "check_nonnegative", "check_int",
     "check_choice", "check_privacy_params", "check_array", "check_square_matrix",
     "check_same_shape", "check_binary_matrix", "available_memory_bytes", "format_bytes",
-    "check_memory",
+    "check_memory", "MEMORY_FLOOR_BYTES",
 ]

@@ -152,3 +152,19 @@ def test_injective_norm_research_mode_is_certified_resumable_and_honest(tmp_path
     strict = run_check("injective_norm", {**params, "certified_gap": 1e-300}, rng=7)
     assert strict.measured["certified_ns"] == [] and strict.verdict == "inconclusive"
     assert not np.isfinite(strict.measured["exponent"])
+
+
+def test_injective_norm_time_limit_reaches_the_solver_and_keys_the_cache(tmp_path):
+    """``time_limit`` (seconds per draw) is the set's solver limit, and a time-limited run never reuses
+    (or is reused by) the draws of an unlimited one: the cache tag differs."""
+    from sosproj.certificates.checks import injective_norm as inj
+
+    S = inj._set_for(3, 4, 3, "lowrank", 11, 2.5)
+    assert S.time_limit == 2.5 and S.solver == "lowrank"
+    assert inj._set_for(3, 4, 3, "lowrank", 12).time_limit is None
+    params = {"ns": [3], "trials": 2, "n_boot": 20, "power_starts": 2, "solver": "lowrank", "tol": 1e-7,
+              "certified_gap": 1e-5, "cache_dir": str(tmp_path / "cache")}
+    run_check("injective_norm", params, rng=3)
+    run_check("injective_norm", {**params, "time_limit": 600}, rng=3)
+    names = sorted(p.name for p in (tmp_path / "cache").rglob("*.json"))
+    assert len(names) == 4 and len({n.rsplit("_", 1)[1] for n in names}) == 2

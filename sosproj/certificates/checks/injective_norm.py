@@ -90,15 +90,18 @@ def power_method_value(W: np.ndarray, starts: int, rng: np.random.Generator, ite
 _SETS: dict[tuple[Any, ...], Any] = {}
 
 
-def _set_for(n: int, degree: int, k: int, solver: str, run: int) -> Any:
+def _set_for(n: int, degree: int, k: int, solver: str, run: int, time_limit: float | None = None) -> Any:
     """One set per size and run (``run`` = the size's seed): its solver warm-starts across the draws of
-    this run only, so a rerun with the same seed repeats the same sequence of solves."""
-    key = (n, degree, k, solver, run)
+    this run only, so a rerun with the same seed repeats the same sequence of solves. ``time_limit``
+    (seconds per draw, or None) is the solver's wall-clock limit: a draw that hits it is reported with
+    its (valid, wider) certified interval and its size leaves the verdict."""
+    key = (n, degree, k, solver, run, time_limit)
     S = _SETS.get(key)
     if S is None:
         _SETS.clear()
         S = tensor_set("unit_ball", n, degree, k)
         S.solver = solver
+        S.time_limit = time_limit
         _SETS[key] = S
     return S
 
@@ -106,7 +109,9 @@ def _set_for(n: int, degree: int, k: int, solver: str, run: int) -> Any:
 def evaluate_draw(n: int, degree: int, k: int, W: np.ndarray, params: dict[str, Any],
                   power_seed: list[int]) -> dict[str, Any]:
     """Support value with its certificate, tightness and the power-method value of one draw."""
-    S = _set_for(n, degree, k, str(params.get("solver", "auto")), int(power_seed[0]))
+    limit = params.get("time_limit")
+    S = _set_for(n, degree, k, str(params.get("solver", "auto")), int(power_seed[0]),
+                 None if limit in (None, 0, "") else float(limit))
     t0 = time.perf_counter()
     res = S.support(W, tol=float(params.get("tol", 1e-7)), certify=bool(params.get("atoms", False)),
                     on_fail="return")
@@ -146,8 +151,10 @@ def _evaluate_cached(n: int, degree: int, k: int, W: np.ndarray, params: dict[st
 def _draws_for(n: int, k: int, trials: int, seed: int, params: dict[str, Any], degree: int,
                progress_cb: Any = None) -> list[dict[str, Any]]:
     """All draws at one size, cached per draw (resumable) and in parallel over ``n_jobs``."""
-    tag = hashlib.sha1(json.dumps({key: params.get(key) for key in ("solver", "tol", "atoms", "power_starts")},
-                                  sort_keys=True, default=str).encode()).hexdigest()[:8]
+    tagged = {key: params.get(key) for key in ("solver", "tol", "atoms", "power_starts")}
+    if params.get("time_limit") not in (None, 0, ""):
+        tagged["time_limit"] = float(params["time_limit"])     # a time-limited draw is not a full one
+    tag = hashlib.sha1(json.dumps(tagged, sort_keys=True, default=str).encode()).hexdigest()[:8]
     draws = list(gaussian_draws((n,) * k, trials, seed))
     jobs = [(n, degree, k, W, params, [seed, i], _draw_file(params.get("cache_dir"), n, i, seed, tag))
             for i, W in enumerate(draws)]
@@ -186,7 +193,7 @@ def _window_exponents(ns: list[int], samples: list[np.ndarray], width: int, k: i
     defaults={"ns": [3, 4, 5, 6, 8, 10], "p": 3, "degree": 4, "trials": 24, "exponent": 0.75,
               "naive_exponent": 1.5, "exponent_slack": 0.15, "power_starts": 8, "rel_tol": 1e-4, "confidence": 0.95,
               "n_boot": 1000, "solver": "auto", "tol": 1e-7, "certified_gap": 1e-4, "atoms": False,
-              "windows": 0, "cache_dir": "", "n_jobs": 1, "trials_by_n": {}},
+              "windows": 0, "cache_dir": "", "n_jobs": 1, "trials_by_n": {}, "time_limit": None},
     quick={"ns": [3, 4, 6, 8], "trials": 12},
 )
 def check_injective_norm(p: dict[str, Any], rng: np.random.Generator, progress: bool | None) -> Outcome:
