@@ -198,6 +198,11 @@ def run_sosproj(name: str, meth: str, wl, X, names, sizes, true, eps, seed) -> d
     l1, rmse = errors(wl, est, true, X.shape[0])
     info = rel.info
     extra = {k: info[k] for k in ("allocation", "reconstruction", "auto_mix", "auto_mix_rule") if k in info}
+    ri = info.get("reconstruction_info") or {}
+    extra.update({f"recon_{k}": ri[k] for k in ("converged", "iterations", "psd", "psd_fallback", "theta")
+                  if k in ri})
+    if "converged" in ri:
+        extra["converged"] = bool(ri["converged"])
     return {"method": meth, "l1": l1, "rmse": rmse, "seconds": t.seconds, "peak_mib": t.peak_mib, **extra}
 
 

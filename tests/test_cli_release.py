@@ -274,7 +274,11 @@ def test_cli_choices_match_the_library():
 def test_marginals_default_method_is_resolved_in_the_sidecar(records, tmp_path):
     _, path = records
     assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "0", "-o", tmp_path / "a", "-q") == 0
-    assert json.loads((tmp_path / "a.json").read_text())["method"] == "tables"
+    side = json.loads((tmp_path / "a.json").read_text())
+    assert side["method"] == "auto/auto" and side["mechanism"] == "release_marginals[auto/auto]"
+    assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "0", "--method", "auto",
+                "-o", tmp_path / "t", "-q") == 0
+    assert json.loads((tmp_path / "t.json").read_text())["method"] == "tables"
     assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "0", "--sparsity", "5",
                 "-o", tmp_path / "b", "-q") == 0
     side = json.loads((tmp_path / "b.json").read_text())
@@ -360,3 +364,26 @@ def test_default_pipeline_size_refusal_happens_before_any_data_pass(monkeypatch)
     with pytest.raises(ResourceLimitError, match="3-way tables"):
         mg.release_marginals(np.zeros((5, 30), dtype=np.uint8), 3, epsilon=1.0, delta=1e-6,
                              domain=[40] * 30, rng=0)
+
+
+def test_cli_binary_default_is_the_library_default(records, tmp_path):
+    """One rule: ``release marginals`` without --method releases what ``release_marginals`` without a
+    method releases (the residual pipeline), same seed, same numbers; --tensor from the same moments."""
+    from sosproj.data.moment_tensor import subsets_upto, tensor_from_subset_moments
+
+    D, path = records
+    assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "4", "--tensor",
+                "-o", tmp_path / "d", "-q") == 0
+    out = np.load(tmp_path / "d.npz")
+    lib = release_marginals(D, 2, epsilon=1.0, delta=1e-6, rng=4)
+    assert lib.info["mechanism"] == "residual-marginals"
+    subsets = subsets_upto(5, 2)
+    want = np.array([lib.query(s) for s in subsets]) / 400
+    assert np.array_equal(out["moments"], want) and int(out["m"]) == 400
+    assert [tuple(int(a) for a in row if a >= 0) for row in out["subsets"]] == list(subsets)
+    assert np.allclose(out["tensor"], tensor_from_subset_moments(want, 5, 2, scale=400.0))
+    assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "4", "--reconstruction", "blue",
+                "-o", tmp_path / "b", "-q") == 0
+    blue = release_marginals(D, 2, epsilon=1.0, delta=1e-6, rng=4, reconstruction="blue")
+    assert np.allclose(np.load(tmp_path / "b.npz")["moments"], [blue.query(s) / 400 for s in subsets])
+    assert _run("release", "marginals", path, "-k", "2", *EPS, "--solver", "scs", "-o", tmp_path / "s", "-q") == 2

@@ -250,7 +250,7 @@ def test_auto_returns_converged_psd_or_falls_back_to_converged_lnn(monkeypatch):
     ds = _data((2, 3, 4, 5), 200)
     kw = {"epsilon": 0.5, "delta": 1e-6, "rng": 7, "allocation": "rp",
           "project_options": {"tol": 1e-4, "max_iter": 20000}}
-    auto = sp.release_marginals(ds, 2, **kw)
+    auto = sp.release_marginals(ds, 2, reconstruction="lnn-psd", **kw)
     lnn = sp.release_marginals(ds, 2, reconstruction="lnn", **kw)
     ri = auto.info["reconstruction_info"]
     assert ri["psd"] and ri["converged"] and ri["warm_start"] and ri["psd_fallback"] is None
@@ -258,7 +258,7 @@ def test_auto_returns_converged_psd_or_falls_back_to_converged_lnn(monkeypatch):
     # PSD not converged within its budget: the LNN projection (converged, exact) is returned, and said so
     _psd_fails(monkeypatch)
     with np.errstate(all="ignore"):
-        fb = sp.release_marginals(ds, 2, **kw)
+        fb = sp.release_marginals(ds, 2, reconstruction="lnn-psd", **kw)
     fi = fb.info["reconstruction_info"]
     assert fi["psd_fallback"] == "psd-not-converged" and not fi["psd"] and fi["converged"]
     assert fi["psd_step"]["iterations"] == 3 and not fi["psd_step"]["converged"]
@@ -267,13 +267,45 @@ def test_auto_returns_converged_psd_or_falls_back_to_converged_lnn(monkeypatch):
     assert not all(np.allclose(auto.table(w), lnn.table(w), atol=1e-3) for w in fb.workload)
 
 
-def test_auto_without_converged_lnn_tries_no_psd_and_says_unconverged():
+def test_auto_adds_the_psd_step_from_the_public_snr_threshold():
+    ds = _data((2, 3, 4), 300)
+    for eps, want in ((0.5, False), (100.0, True)):
+        rel = sp.release_marginals(ds, 2, epsilon=eps, delta=1e-6, rng=1)
+        snr = rel.info["public_snr"]
+        assert (snr >= mp.PSD_MIN_SNR) is want
+        ri = rel.info["reconstruction_info"]
+        assert ("psd_fallback" in ri) is want and ri["converged"]
+    lay = ResidualLayout((2, 3, 4), [(0, 1), (1, 2)])           # pair (0, 2) missing: no PSD step
+    assert not mp.onehot_psd(lay)
+    with pytest.raises(InvalidParameterError, match="every pair"):
+        sp.release_marginals(ds, 2, epsilon=1.0, delta=1e-6, workload=[(0, 1), (1, 2)], reconstruction="lnn-psd")
+
+
+def test_titanic_and_adult_public_snr_below_the_psd_threshold():
+    """docs/marginals.md: Titanic's public SNR is 0.002-0.69 and Adult's 0.012-3.9 over epsilon 0.03-10 (from
+    the public domain and m alone), so ``"auto"`` reconstructs both with ``"lnn"``."""
+    for name, lo, hi in (("titanic", 0.002, 0.69), ("adult", 0.012, 3.9)):
+        ds = sp.load_dataset(name)
+        lay = ResidualLayout(ds.domain.sizes, all_k_way(ds.n, 3))
+        snr = [mp.public_snr(ds.m, e, lay) for e in (0.03, 10.0)]
+        assert round(snr[0], 3) == lo and round(snr[1], 2 if hi < 1 else 1) == hi
+        assert max(snr) < mp.PSD_MIN_SNR and mp.onehot_psd(lay)
+
+
+def test_auto_without_any_converged_step_says_unconverged():
     ds = _data((2, 3, 4), 60)
-    kw = {"epsilon": 0.3, "delta": 1e-6, "rng": 2, "project_options": {"tol": 1e-9, "max_iter": 2}}
-    with pytest.warns(ConvergenceWarning, match="LNN projection did not reach"):
+    kw = {"epsilon": 0.3, "delta": 1e-6, "rng": 2, "reconstruction": "lnn-psd",
+          "project_options": {"tol": 1e-9, "max_iter": 2}}
+    with pytest.warns(ConvergenceWarning, match="neither the LNN nor the LNN \\+ PSD"):
         rel = sp.release_marginals(ds, 2, **kw)
     ri = rel.info["reconstruction_info"]
-    assert ri["psd_fallback"] == "lnn-not-converged" and not ri["converged"] and ri["psd_step"] is None
+    assert ri["psd_fallback"] == "psd-not-converged" and not ri["converged"] and not ri["psd"]
+    assert not ri["psd_step"]["converged"]
+    assert ri["iterations"] == 2 and ri["psd_step"]["iterations"] == 1   # one budget: max(2 - 2, 2 // 10, 1)
+    kw20 = {**kw, "project_options": {"tol": 1e-12, "max_iter": 20}}
+    with pytest.warns(ConvergenceWarning):
+        ri = sp.release_marginals(ds, 2, **kw20).info["reconstruction_info"]
+    assert ri["iterations"] == 20 and ri["psd_step"]["iterations"] == 2   # 20 // 10
     with pytest.raises(ProjectionError):
         sp.release_marginals(ds, 2, **{**kw, "project_options": {**kw["project_options"], "on_fail": "raise"}})
 

@@ -4,8 +4,10 @@ Usage: ``python benchmarks/peers/report.py [--results DIR] [--doc FILE.md] [--im
 Rewrites the part of the doc between ``<!-- generated:start -->`` and ``<!-- generated:end -->`` and
 prints the ratio table.  Every number in that part comes from the rows.
 
-Rows: the current run's files ``v4_*.jsonl`` (``--prefix``) and the AIM / MST rows ``pgm*.jsonl``; older
-row files stay in the folder and are not read.
+Rows: the run files ``v4_*.jsonl`` then ``v5_*.jsonl`` (``--prefix``, in that order: a ``v5`` row
+replaces the ``v4`` row with the same (dataset, method, epsilon, seed), e.g. the default re-run after
+the one-hot PSD fallback while the peers' ``v4`` rows of the same seeds stay), and the AIM / MST rows
+``pgm*.jsonl``; older row files stay in the folder and are not read.
 
 Statistics: mean over seeds with a 95% Student-t interval; ratio ``default / best peer`` of means with a
 delta-method 95% upper end ``r (1 + sqrt((h_a/a)^2 + (h_b/b)^2))`` (``h`` = half-widths; as if the
@@ -39,17 +41,19 @@ def t975(n: int) -> float:
     return float(t.ppf(0.975, n - 1)) if n > 1 else math.inf
 
 
-#: Row files of the current run (sosproj and the linear peers); older files are kept, never read.
-PREFIX = "v4_"
+#: Row files of the current runs (sosproj and the linear peers), read in this order (a later prefix's row
+#: replaces an earlier one's with the same key); older files are kept, never read.
+PREFIXES = ("v4_", "v5_")
 #: AIM / MST rows (written by their own runner): read whatever the prefix.
 PGM_GLOB = "pgm*.jsonl"
 
 
-def load_rows(results: Path, prefix: str = PREFIX) -> list[dict]:
-    """Every stored row of the current run (``{prefix}*.jsonl``) and the AIM / MST rows (``pgm*.jsonl``),
-    one per (dataset, method, epsilon, seed); within them the LAST in file-name order wins."""
+def load_rows(results: Path, prefixes: tuple[str, ...] | list[str] = PREFIXES) -> list[dict]:
+    """Every stored row of the current runs (``{prefix}*.jsonl`` for each prefix, in the order given) and
+    the AIM / MST rows (``pgm*.jsonl``), one per (dataset, method, epsilon, seed): the LAST read wins,
+    files in prefix order then file-name order (so a ``v5_`` row replaces the ``v4_`` row of its key)."""
     rows: dict = {}
-    files = sorted(results.glob(f"{prefix}*.jsonl")) + sorted(results.glob(PGM_GLOB))
+    files = [f for p in prefixes for f in sorted(results.glob(f"{p}*.jsonl"))] + sorted(results.glob(PGM_GLOB))
     for f in files:
         for x in f.read_text().splitlines():
             if x.strip():
@@ -236,7 +240,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--results", default=str(ROOT / "benchmarks/results_peers"))
     ap.add_argument("--doc", default=str(ROOT / "docs/bench_peers.md"))
     ap.add_argument("--img", default=str(ROOT / "docs/img/bench_peers.png"))
-    ap.add_argument("--prefix", default=PREFIX, help="row files of the current run: PREFIX*.jsonl")
+    ap.add_argument("--prefix", nargs="+", default=list(PREFIXES),
+                    help="row files of the current runs, PREFIX*.jsonl, read in this order (later rows win)")
     args = ap.parse_args(argv)
     rows = load_rows(Path(args.results), args.prefix)
     agg = aggregate(rows)

@@ -267,14 +267,33 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
     from sosproj.mechanisms.marginals import check_release_size
 
     # refuse what cannot fit from the sizes in the file header, before reading the records
-    check_release_size(peek_shape(args.input, args.key), args.k, method=args.method, sparsity=args.sparsity)
+    shape = peek_shape(args.input, args.key)
+    pipeline = args.method is None and args.sparsity is None
+    if pipeline:
+        # the library's default (method omitted, no row bound): the residual pipeline, sized as such
+        if args.solver is not None:
+            raise InvalidParameterError("--solver applies to --method tables/cube/sos/...; the default "
+                                        "(residual pipeline) has its own projection: drop --solver or pass --method")
+        if shape is not None and len(shape) == 2:
+            from sosproj.mechanisms.marginals_pipeline import check_all_k_way_memory
+            from sosproj.validation import check_int
+
+            check_all_k_way_memory((2,) * int(shape[1]), check_int(args.k, "k", minimum=1, maximum=int(shape[1])))
+    else:
+        check_release_size(shape, args.k, method=args.method or "auto", sparsity=args.sparsity)
     with console.steps(3, desc="release marginals") as bar:
         D = read_array(args.input, key=args.key, delimiter=args.delimiter)
         bar.update(1)
         from sosproj.mechanisms.marginals import release_marginals
 
-        kwargs: dict[str, Any] = {"epsilon": args.epsilon, "delta": args.delta, "method": args.method,
-                                  "rng": _rng(args, console)}
+        # --method omitted: no method is passed, so the library's one default rule decides
+        # (sp.release_marginals: the residual pipeline; with --sparsity, 'auto' = cube)
+        kwargs: dict[str, Any] = {"epsilon": args.epsilon, "delta": args.delta, "rng": _rng(args, console)}
+        if args.method is not None:
+            kwargs["method"] = args.method
+        if pipeline:
+            kwargs["allocation"] = args.allocation
+            kwargs["reconstruction"] = args.reconstruction
         if args.sparsity is not None:
             kwargs["sparsity"] = args.sparsity
             kwargs["on_violation"] = args.on_violation
@@ -407,7 +426,7 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
     from sosproj.mechanisms.marginals import release_marginals
     from sosproj.mechanisms.marginals_pipeline import parse_workload
 
-    if args.method not in ("auto",) or args.sparsity is not None:
+    if args.method not in (None, "auto") or args.sparsity is not None:
         raise InvalidParameterError("--domain / --infer-domain (categorical input) use the residual pipeline; "
                                     "drop --method/--sparsity")
     sets = parse_workload_spec(args.workload)
@@ -445,21 +464,39 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         return code
 
 
+def _binary_moments(rel: Any) -> tuple[int, tuple[tuple[int, ...], ...], np.ndarray]:
+    """``(n, subsets, moments)`` of a binary release: a ``MarginalRelease`` as is; the residual
+    pipeline's ``MarginalTablesRelease`` read through ``query`` on every subset of size ``<= k``
+    (its tables are consistent, so each subset's count is the same from any table containing it)."""
+    from sosproj.mechanisms.release import MarginalTablesRelease
+
+    if not isinstance(rel, MarginalTablesRelease):
+        return int(rel.n), tuple(rel.subsets), np.asarray(rel.moments, dtype=float)
+    from sosproj.data.moment_tensor import subsets_upto
+
+    n = int(rel.domain.n)
+    subsets = subsets_upto(n, int(rel.k))
+    return n, subsets, np.array([rel.query(s) for s in subsets]) / float(rel.m)
+
+
 def _finish_marginals(rel: Any, args: argparse.Namespace, console: Console, npz: str, side: str,
                       bar: Any, names: list[str] | None = None) -> int:
     m = int(rel.m)
+    n, subsets, moments = _binary_moments(rel)
     arrays: dict[str, np.ndarray] = {
-        "moments": np.asarray(rel.moments, dtype=float),
-        "subsets": _subsets_array(rel.subsets, int(rel.k)),
+        "moments": moments,
+        "subsets": _subsets_array(subsets, int(rel.k)),
         "m": np.asarray(m, dtype=np.int64),
     }
     outputs = {"moments": "private normalized moments: moments[i] ~ fraction of records with all "
                           "attributes of subsets[i] equal to 1",
                "subsets": "attribute index sets, one per row, padded with -1 (first row: the empty set)",
                "m": "number of records (public under replace-one adjacency; counts = m * moments)"}
-    n, k = int(rel.n), int(rel.k)
+    k = int(rel.k)
     if args.tensor:
-        arrays["tensor"] = np.asarray(rel.tensor(), dtype=float)
+        from sosproj.data.moment_tensor import tensor_from_subset_moments
+
+        arrays["tensor"] = np.asarray(tensor_from_subset_moments(moments, n, k, scale=float(m)), dtype=float)
         outputs["tensor"] = "symmetric k-th moment tensor (n, ..., n)"
     public = {"n": n, "k": k, "m": m, "m_source": "dataset size, public under replace-one adjacency"}
     if args.sparsity is not None:
@@ -543,8 +580,10 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     common(mg)
     mg.add_argument("-k", "--k", type=int, default=None,
                     help="marginal order k (default 3; with --workload, the largest set's size)")
-    mg.add_argument("--method", choices=MARGINAL_METHODS, default="auto",
-                    help="release method (default: auto = tables without --sparsity, cube with it)")
+    mg.add_argument("--method", choices=MARGINAL_METHODS, default=None,
+                    help="release method (default: as sp.release_marginals without a method, the residual "
+                         "pipeline with --allocation/--reconstruction; with --sparsity, auto = cube); "
+                         "auto = tables without --sparsity, cube with it")
     mg.add_argument("--sparsity", type=int, help="public bound t on the ones per record (sparse methods)")
     mg.add_argument("--on-violation", choices=("truncate", "raise"), default="truncate",
                     help="records with more than --sparsity ones: truncate by the public rule (default) "
@@ -565,10 +604,12 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                                        "'a,b,c;a,d' or a .json file with a list of lists of names "
                                        "(default: all k-way sets)")
     mg.add_argument("--allocation", choices=("auto", "rp", "equal-tables"), default="auto",
-                    help="with --domain / --infer-domain: noise allocation over the residuals (default auto)")
-    mg.add_argument("--reconstruction", choices=("auto", "blue", "lnn"), default="auto",
-                    help="with --domain / --infer-domain: reconstruction (default auto: local "
-                         "non-negativity + one-hot PSD)")
+                    help="residual pipeline (--domain / --infer-domain, or binary INPUT without --method): "
+                         "noise allocation over the residuals (default auto)")
+    mg.add_argument("--reconstruction", choices=("auto", "blue", "lnn", "lnn-psd"), default="auto",
+                    help="residual pipeline: reconstruction (default auto: binary, cube projection then local "
+                         "non-negativity; categorical, local non-negativity, plus the one-hot PSD from a public "
+                         "SNR of 10)")
     mg.set_defaults(func=run_marginals)
 
 

@@ -10,8 +10,11 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    calibrates the Gaussian mechanism to the exact sensitivity (:func:`residual_sensitivity`).
 3. **Reconstruction** (post-processing, :data:`RECONSTRUCTIONS`): ``"blue"`` (ResidualPlanner's
    best linear unbiased reconstruction), ``"lnn"`` (the projection in the measurement metric onto
-   consistent, locally non-negative marginals) and ``"auto"`` (``"lnn"`` plus the one-hot degree-2
-   moment matrix PSD, when every attribute pair is in the workload's closure).
+   consistent, locally non-negative marginals), ``"lnn-psd"`` (``"lnn"``, then ``"lnn"`` plus the
+   one-hot degree-2 moment matrix PSD warm-started from it, returned only when converged) and
+   ``"auto"`` (binary: Boolean-cube projection then ``"lnn"``; categorical: ``"lnn-psd"`` when every
+   attribute pair is in the workload's closure and the public SNR is at least :data:`PSD_MIN_SNR`,
+   else ``"lnn"``).
 4. **Release** (:class:`~sosproj.mechanisms.release.MarginalTablesRelease`): consistent tables,
    ``rel.table(attrs)``, ``info["noise_scales"]``.
 
@@ -64,8 +67,9 @@ from sosproj.validation import check_choice, check_delta, check_epsilon, check_i
 if TYPE_CHECKING:
     from sosproj.privacy.accountant import PrivacyAccountant
 
-__all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "allocation_shape", "residual_sensitivity", "public_snr",
-           "auto_mix", "mix_rule", "onehot_psd", "default_tolerance",
+__all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocation_shape", "residual_sensitivity",
+           "public_snr",
+           "auto_mix", "mix_rule", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
            "noise_scales", "measure", "Measurement", "release", "parse_workload"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
@@ -108,7 +112,7 @@ def _public_sizes(data: Any, domain: Any) -> tuple[int, ...] | None:
     return (2,) * n if domain is None else tuple(Domain.parse(domain, n).sizes)
 
 
-def _check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
+def check_all_k_way_memory(sizes: Sequence[int], k: int) -> None:
     """Refuse all ``k``-way sets at once, from the sizes alone, before the workload is enumerated.
 
     Cells: the elementary symmetric polynomial ``e_k(sizes)`` (``O(n k)``); per set, about 1 KB of
@@ -515,12 +519,15 @@ def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarra
     r"""Categorical ``"auto"``: the LNN projection, then LNN + one-hot degree-2 PSD warm-started from it.
 
     The PSD set is the smaller one, so its converged projection is the answer. It is returned only
-    when its ADMM converged (``theta <= tol`` and both residuals within tolerance) within
-    ``max_iter``; otherwise the converged LNN projection is returned (exact, on the larger set) with
-    ``info["psd_fallback"]`` saying why and ``info["psd_step"]`` the PSD run's diagnostics. The PSD
-    step is not tried when the LNN step itself did not converge (``psd_fallback="lnn-not-converged"``);
-    ``info["converged"]`` is then false and ``on_fail`` applies. Never an unconverged answer reported
-    as converged. Post-processing of the measurement: the choice reads no record.
+    when its ADMM converged (``theta <= tol`` and both residuals within tolerance) within its budget
+    (``max_iter`` less the LNN step's iterations, at least ``max_iter // 10``); otherwise the LNN
+    projection is returned (exact when converged, on the larger set) with
+    ``info["psd_fallback"] = "psd-not-converged"`` and the PSD run's diagnostics in
+    ``info["psd_step"]``. The warm start continues the LNN iterate, so the PSD step is cheap when
+    the PSD constraint is (nearly) inactive at the LNN solution. When neither converged, the LNN
+    iterate is returned with ``info["converged"] = False`` and ``on_fail`` applies: never an
+    unconverged answer reported as converged. Post-processing of the measurement: the choice reads
+    no record.
     """
     from sosproj.policy import apply_on_fail, check_on_fail
     from sosproj.sdp.marginal_admm import MarginalProjector
@@ -530,37 +537,57 @@ def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarra
     lay, w = meas.layout, meas.weights
     r_lnn, info_lnn, state = MarginalProjector(lay, w, psd=False, **opts).solve_state(
         meas.residuals, on_fail="return")
-    info_lnn = {**info_lnn, "psd_step": None}
-    if not info_lnn["converged"]:
-        info = {**info_lnn, "psd_fallback": "lnn-not-converged"}
-    else:
-        r_psd, info_psd, _ = MarginalProjector(lay, w, psd=True, **opts).solve_state(
-            meas.residuals, on_fail="return", warm_start=state)
-        if info_psd["converged"]:
-            return r_psd, {**info_psd, "psd_fallback": None, "psd_step": None,
-                           "lnn_step": {k: info_lnn[k] for k in _STEP_KEYS if k in info_lnn},
-                           "time": info_psd["time"] + info_lnn["time"]}
-        info = {**info_lnn, "psd_fallback": "psd-not-converged",
-                "psd_step": {k: info_psd[k] for k in _STEP_KEYS if k in info_psd},
-                "time": info_psd["time"] + info_lnn["time"]}
+    # one budget for the two steps: the PSD step gets what the LNN step left, at least a tenth of it
+    max_iter = int(opts.pop("max_iter", 1000))
+    psd_iter = max(max_iter - int(info_lnn["iterations"]), max_iter // 10, 1)
+    r_psd, info_psd, _ = MarginalProjector(lay, w, psd=True, max_iter=psd_iter, **opts).solve_state(
+        meas.residuals, on_fail="return", warm_start=state)
+    opts["max_iter"] = max_iter
+    total_time = info_psd["time"] + info_lnn["time"]
+    if info_psd["converged"]:
+        return r_psd, {**info_psd, "psd_fallback": None, "psd_step": None,
+                       "lnn_step": {k: info_lnn[k] for k in _STEP_KEYS if k in info_lnn}, "time": total_time}
+    info = {**info_lnn, "psd_fallback": "psd-not-converged", "lnn_step": None,
+            "psd_step": {k: info_psd[k] for k in _STEP_KEYS if k in info_psd}, "time": total_time}
     apply_on_fail(info["converged"], on_fail,
-                  f"the LNN projection did not reach tol={opts.get('tol', 1e-3):g} in "
-                  f"{opts.get('max_iter', 1000)} iterations; raise max_iter or tol (the returned tables are "
+                  f"neither the LNN nor the LNN + PSD projection reached tol={opts.get('tol', 1e-3):g} in "
+                  f"{opts.get('max_iter', 1000)} iterations; raise max_iter or tol (the returned LNN tables are "
                   "still non-negative and consistent)", {**info, "value": r_lnn})
     return r_lnn, info
 
 
+#: Public SNR (:func:`public_snr`) from which ``reconstruction="auto"`` adds the one-hot PSD step on
+#: categorical data. Below it the step is skipped: on the synthetic categorical shapes of
+#: ``benchmarks/allocation_psd_study.py`` (cat9-wide-m1k, cat8x5-m500; SNR 0.009 to 5.3) the PSD step,
+#: warm-started at the converged LNN projection, stopped after 5 iterations in every case and moved the
+#: error by at most 0.01% (``benchmarks/results_allocation/raw_psd_*.txt``), while on sparse wide
+#: tables it can cost thousands of iterations of thrice the LNN's price. Above the measured range it
+#: stays on (not measured there).
+PSD_MIN_SNR = 10.0
+
+
 def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
-    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN, then LNN + one-hot
-    degree-2 PSD when affordable (:func:`onehot_psd`), with the LNN answer as fallback (:func:`_lnn_then_psd`)."""
+    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN, plus the one-hot
+    degree-2 PSD step (:func:`_lnn_then_psd`) when affordable (:func:`onehot_psd`) and the public SNR is
+    at least :data:`PSD_MIN_SNR`."""
     lay = meas.layout
     if all(s == 2 for s in lay.sizes):
         out = _cube_then_lnn(meas, options)
         if out is not None:
             return out
-    if onehot_psd(lay):
+    snr = public_snr(int(round(float(meas.residuals[lay.empty_pos]))), meas.spec.epsilon, lay)
+    if onehot_psd(lay) and snr >= PSD_MIN_SNR:
         return _lnn_then_psd(meas, options)
     return _projector(meas, False, options)
+
+
+def _lnn_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    """``reconstruction="lnn-psd"``: :func:`_lnn_then_psd` at every SNR (needs every attribute pair in the
+    workload's closure)."""
+    from sosproj.sdp.marginal_admm import OneHotMoment
+
+    OneHotMoment(meas.layout)            # the clear error when a pair is missing, before any iteration
+    return _lnn_then_psd(meas, options)
 
 
 def onehot_psd(layout: ResidualLayout) -> bool:
@@ -580,7 +607,7 @@ PSD_MAX_PAIRS = 500
 
 #: Reconstruction methods (post-processing of a :class:`Measurement`): name -> function.
 RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndarray, dict[str, Any]]]] = {
-    "auto": _auto, "blue": _blue, "lnn": _lnn,
+    "auto": _auto, "blue": _blue, "lnn": _lnn, "lnn-psd": _lnn_psd,
 }
 
 
@@ -603,7 +630,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     if workload is None:  # refuse from the sizes alone, before any pass over the records
         sizes = _public_sizes(data, domain)
         if sizes is not None:
-            _check_all_k_way_memory(sizes, check_int(k, "k", minimum=1, maximum=len(sizes)))
+            check_all_k_way_memory(sizes, check_int(k, "k", minimum=1, maximum=len(sizes)))
     ds = as_dataset(data, domain)
     check_choice(allocation, "allocation", ALLOCATIONS)
     check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
@@ -616,7 +643,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         raise InvalidParameterError(
             f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
     if workload is None:
-        _check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
+        check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
     rule = mix_rule(layout, reconstruction)
@@ -626,6 +653,10 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         opts["tol"] = default_tolerance(snr)
         if opts["tol"] < DEFAULT_TOL:
             opts.setdefault("max_iter", TIGHT_MAX_ITER)
+    if rule != "cube" and reconstruction != "blue":
+        # the LNN / one-hot PSD projections of sparse categorical tables need thousands of iterations
+        # to reach theta <= tol (titanic-sized tables: 1,000-5,000); the cube step keeps its own budget
+        opts.setdefault("max_iter", TIGHT_MAX_ITER)
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
     if accountant is not None:
         # before the records are read: a refused charge draws no noise and releases nothing

@@ -131,6 +131,14 @@ class ProjectorState:
     rho: float
 
 
+#: Initial penalty: ``RHO0_FACTOR`` times the median of ``w_A / d_A`` over the measured sets. The
+#: adaptive balancing moved ``rho`` upwards by 4-30x on sparse categorical tables (synthetic
+#: cat9-wide-m1k at epsilon 1: 3,225 iterations from the median, 1,075 from 10x the median); starting
+#: above the balance point is cheaper than climbing to it (the LNN iterate needs near-exact feasibility
+#: for ``theta <= tol``).
+RHO0_FACTOR = 10.0
+
+
 class MarginalProjector:
     """Weighted least squares onto consistent, locally non-negative workload marginals (+ optional PSD).
 
@@ -172,7 +180,7 @@ class MarginalProjector:
         if rho is None:
             nz = (w > 0)
             ratio = w[nz] / np.maximum(layout.normal_diag_sets[nz], 1e-300)
-            rho = float(np.median(ratio)) if ratio.size else 1.0
+            rho = RHO0_FACTOR * float(np.median(ratio)) if ratio.size else 1.0
         self.rho0 = check_positive(rho, "rho")
 
     def solve(self, r_noisy: np.ndarray, *, on_fail: str = "warn",

@@ -1,0 +1,34 @@
+"""The peers report (benchmarks/peers/report.py): which stored rows it reads, and in which order."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+
+from peers.report import PREFIXES, load_rows  # noqa: E402
+
+
+def _write(path: Path, rows: list[dict]) -> None:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic") -> dict:
+    return {"dataset": dataset, "method": method, "epsilon": eps, "seed": seed, "l1": l1}
+
+
+def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
+    assert PREFIXES == ("v4_", "v5_")
+    _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
+                                          _row("rp", 1.0, 0, 1.1)])
+    _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
+    _write(tmp_path / "v3_titanic.jsonl", [_row("sosproj", 1.0, 1, 0.1), _row("tables", 1.0, 0, 0.1)])
+    _write(tmp_path / "pgm_v4.jsonl", [_row("aim", 1.0, 0, 0.6)])
+    got = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    # v5 replaces v4 for (titanic, sosproj, 1, 0); the other v4 rows stay; v3 files are not read
+    assert got == {("sosproj", 0): 0.7, ("sosproj", 1): 0.8, ("rp", 0): 1.1, ("aim", 0): 0.6}
+    # the order of the prefixes decides: v5 then v4 would keep the v4 row
+    got_rev = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path, ("v5_", "v4_"))}
+    assert got_rev[("sosproj", 0)] == 0.9
