@@ -38,6 +38,9 @@ AUTO_LOWRANK_MIN_ORDER = 400
 #: orders 231 and 496 (``docs/bench_support.md``); smaller orders were not measured and keep the ADMM
 AUTO_RANKONE_MIN_ORDER = 200
 
+#: the backends that take the rank-one candidate's settings (trace bound, interior point, rounding)
+_RANKONE_SOLVERS = ("rankone", "rankone_newton")
+
 _CERTIFIERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
@@ -251,7 +254,7 @@ def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tupl
     ('lowrank', 3.0, 1e-06)
     """
     order = int(R.psd_blocks[0].order)
-    if solver == "rankone" or (solver == "auto" and k is not None and order >= AUTO_RANKONE_MIN_ORDER):
+    if solver in _RANKONE_SOLVERS or (solver == "auto" and k is not None and order >= AUTO_RANKONE_MIN_ORDER):
         data = _ball_data(R)
         rounding = None
         if data is not None and k is not None:
@@ -260,13 +263,14 @@ def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tupl
             except InvalidInputError:
                 rounding = None
         if data is None or rounding is None:
-            if solver == "rankone":
-                raise InvalidParameterError("solver='rankone' needs a support function (tensor order k) over a "
+            if solver in _RANKONE_SOLVERS:
+                raise InvalidParameterError(f"solver={solver!r} needs a support function (tensor order k) over a "
                                             "unit-ball relaxation (a proven trace bound of the moment matrix); "
                                             "use solver='lowrank', 'admm' or 'scs'")
         else:
-            return "rankone", {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol),
-                               "rounding": rounding}
+            name = "rankone" if solver == "auto" else solver
+            return name, {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol),
+                          "rounding": rounding}
     if solver == "lowrank" or (solver == "auto" and order >= AUTO_LOWRANK_MIN_ORDER):
         data = _ball_data(R)
         if data is None:

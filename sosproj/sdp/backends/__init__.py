@@ -32,6 +32,7 @@ BACKENDS: dict[str, str] = {
     "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: partial eigh, certified stop
     "ssnal": "sosproj.sdp.backends.ssnal:SsnalBackend",          # projections: semismooth Newton AL
     "rankone": "sosproj.sdp.backends.rankone:RankOneBackend",    # supports: rank-one candidate + dual certificate
+    "rankone_newton": "sosproj.sdp.backends.rankone_newton:RankOneNewtonBackend",  # + semismooth Newton polish
 }
 
 

@@ -1,0 +1,1 @@
+OPENBLAS_NUM_THREADS=1 python benchmarks/support_scale.py --ns 48 --tensors 1 --tol 1e-6 --solvers rankone_newton rankone --base rankone_newton --max-time 900 --json benchmarks/results_support/newton_n48.json > benchmarks/results_support/newton_n48.txt

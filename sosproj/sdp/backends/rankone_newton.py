@@ -1,0 +1,226 @@
+r"""Rank-one candidate, a rough dual, then semismooth Newton on the face (``solver="rankone_newton"``).
+
+For a support function of a tensor over the unit-ball relaxation
+(:func:`~sosproj.sdp.lowrank_support.support_route` supplies the proven trace bound, the
+interior point and the :class:`~sosproj.sdp.lowrank_support.TensorRounding`), this backend
+
+1. takes the best point of a batched power method with Newton polish
+   (:meth:`~sosproj.sdp.lowrank_support.TensorRounding.best_point`): its Dirac moment vector
+   :math:`\hat x` is an exactly feasible point of value :math:`\hat p`, the primal optimum when the
+   relaxation is tight (rank-one moment matrix);
+2. finds a **rough** dual certificate, certified relative gap ``dr_gap`` (default :math:`10^{-2}`),
+   by the Douglas-Rachford iteration of ``solver="rankone"``
+   (:class:`~sosproj.sdp.rankone_dual.DualFeasibility`) at the dual value
+   :math:`\hat p(1 + \texttt{dr\_gap}/2)`: the cheap, early part of that iteration;
+3. polishes it by the **semismooth Newton augmented Lagrangian** of ``solver="ssnal"``
+   (:class:`~sosproj.sdp.backends.ssnal.SsnalBackend`, started at :math:`(\hat x, y_{DR})`, one
+   ADMM step as phase one) whose moment block is handled by
+   :class:`~sosproj.sdp.partial_newton.PartialPsdBlock`: at a rank-one optimum
+   :math:`W = Z - \sigma\hat Y` has a few negative eigenvalues, so the projection needs only those
+   eigenpairs (warm-started block Krylov) and the Jacobian one Cholesky factorization per negative
+   eigenvalue and Newton step; no full eigendecomposition while the iterate stays on that face.
+   Near the solution the Newton system is close to :math:`A^\top\sigma A`, which is the ADMM's
+   closed-form preconditioner, so CG needs a few dozen steps;
+4. certifies the multiplier with :class:`~sosproj.sdp.support_bounds.SupportCertifier`
+   (residual absorbed exactly, verified :math:`\lambda_{\min}`, proven trace bound) against
+   :math:`\hat p`; while the certified relative gap exceeds ``gap_tol`` it tightens the Newton
+   tolerance tenfold and continues from the last point (``rounds``, default 4).
+
+Status ``"solved"`` only with a certified relative gap ``<= gap_tol``; otherwise
+``"max_iter"`` / ``"time_limit"`` with the valid (wider) certified bounds in ``info``.
+``x`` is always the feasible Dirac moment vector, ``y`` the best certified multiplier.
+Why this order: Douglas-Rachford alone needs 230-1,345 steps at order 496 for a :math:`10^{-6}` gap
+but reaches :math:`10^{-2}` in 30-130; the Newton method converges fast only from a dual point that
+has the right face (``benchmarks/results_support/experiments/newton_*.txt``).
+
+>>> import numpy as np
+>>> from sosproj.poly import MomentRelaxation, unit_ball
+>>> from sosproj.sdp import compile_support
+>>> from sosproj.sdp.lowrank_support import support_route
+>>> R = MomentRelaxation(unit_ball(4), 4)
+>>> W = np.random.default_rng(0).standard_normal((4, 4, 4))
+>>> prob = compile_support(R, 3, W)
+>>> _, settings = support_route(R, "rankone_newton", 1e-7, 3)
+>>> sol = RankOneNewtonBackend(prob, tol=1e-7, **settings).solve()
+>>> sol.status, sol.raw_status, sol.extra["cert_relative_gap"] <= 1e-6
+('solved', 'certified', True)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from sosproj.errors import InvalidParameterError, SolverNotAvailableError
+from sosproj.sdp.backends.base import RawSolution, SolverBackend
+from sosproj.sdp.backends.rankone import RankOneBackend
+from sosproj.sdp.backends.ssnal import SsnalBackend
+from sosproj.sdp.cones import Cones
+from sosproj.sdp.conic import ConicProblem
+from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
+from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs
+from sosproj.sdp.support_bounds import SupportCertifier
+
+#: Douglas-Rachford cap of the rough phase
+DEFAULT_DR_MAX_ITER = 1000
+
+
+class _FaceSsnal(SsnalBackend):
+    """:class:`SsnalBackend` whose largest PSD block is a :class:`PartialPsdBlock`."""
+
+    def __init__(self, problem: ConicProblem, **kw: Any) -> None:
+        super().__init__(problem, **kw)
+        big = max(range(len(self.blocks)), key=lambda i: self.blocks[i][1].d)
+        sl, blk = self.blocks[big]
+        self.face_block = PartialPsdBlock(blk.d)
+        self.blocks[big] = (sl, self.face_block)
+
+
+class RankOneNewtonBackend(SolverBackend):
+    """Power method, rough Douglas-Rachford dual, semismooth Newton polish (module docs).
+
+    Options: ``trace_bound``, ``interior``, ``rounding`` (from ``support_route``; required),
+    ``gap_tol`` (certified relative gap, default ``10 * tol``), ``starts`` (power-method starts,
+    128), ``dr_gap`` (certified gap of the rough phase, 1e-2), ``dr_max_iter`` (its cap, 1000),
+    ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
+    certified gap of the multiplier is far below the residuals, ``experiments/newton_sweep.txt``), ``rounds``
+    (tenfold tightenings, 4), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
+    ``n = 30`` in ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
+    ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
+    """
+
+    name = "rankone_newton"
+    options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
+               "dr_gap": 1e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
+               "sigma": 3.0, "rng": 0}
+    status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
+    warm_start = False
+
+    @classmethod
+    def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
+        """The rank-one dual's and the Newton method's workspaces, plus one Cholesky factor per
+        negative eigenvalue (at most :data:`~sosproj.sdp.partial_newton.MAX_NEGATIVE`) and the
+        block's copy of the matrix."""
+        N = max(cones.psd) if cones.psd else 1
+        return int(RankOneBackend.estimate_memory(n, cones, nnz_A, nnz_P)
+                   + SsnalBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 8 * (MAX_NEGATIVE + 3) * N * N)
+
+    def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
+                 time_limit: float | None = None, **options: Any) -> None:
+        super().__init__(problem, tol, max_iter, time_limit, **options)
+        o = self.options
+        if o["trace_bound"] is None or o["rounding"] is None:
+            raise SolverNotAvailableError("solver 'rankone_newton' needs a proven trace bound and a tensor rounding: "
+                                          "use it through PseudoMomentSet.support on a unit-ball relaxation "
+                                          "(support_route), or solver='rankone' / 'admm'")
+        self.gap_tol = float(o["gap_tol"]) if o["gap_tol"] is not None else 10.0 * self.tol
+        self.dr_gap = float(o["dr_gap"])
+        self.rounds = int(o["rounds"])
+        self.sigma = float(o["sigma"])
+        if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
+                and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1):
+            raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
+                                        "dr_max_iter >= 0, starts >= 1")
+        self.feas = DualFeasibility(problem)
+        self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
+        self.rounding = o["rounding"]
+        self._q = problem.q
+        self._newton: _FaceSsnal | None = None
+        self._built()
+
+    def _rough_dual(self, q: np.ndarray, pv: float, deadline: float | None) -> tuple[np.ndarray, int, str]:
+        """Douglas-Rachford to the certified gap ``dr_gap`` (the cheap screen of ``rankone`` first)."""
+        feas, tb, goal = self.feas, self.certifier.trace_bound, self.dr_gap
+        t = pv + 0.5 * goal * max(1.0, abs(pv))
+        screen = NegativeEigenpairs(feas.N)
+
+        def check(Z: np.ndarray, yr: np.ndarray) -> bool:
+            lam, _ = screen(Z, 1e-3)
+            est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
+            if (est - pv) / max(1.0, abs(est)) > goal:
+                return False
+            low = self.certifier.lower(q, feas.dual_vector(t, Z, yr))
+            return (-low["lower"] - pv) / max(1.0, abs(pv)) <= goal
+
+        run = feas.run(q, t, max_iter=max(1, int(self.options["dr_max_iter"])), deadline=deadline, check=check,
+                       relax=1.7)
+        return run.y, run.iterations, run.status
+
+    def solve(self, q: np.ndarray | None = None,
+              warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
+        """Candidate, rough dual, Newton polish with certified stopping (module docs); no warm start."""
+        if q is not None:
+            self._q = np.asarray(q, dtype=float)
+        q = self._q
+        o = self.options
+        p = self.problem
+        t0 = time.perf_counter()
+        deadline = None if self.time_limit is None else t0 + self.time_limit
+        _, z = self.rounding.best_point(q, starts=int(o["starts"]), rng=o["rng"])
+        x = self.rounding.dirac(z)
+        x_origin = self.rounding.dirac(np.zeros_like(z))
+        if float(q @ x_origin) < float(q @ x):        # even k: the origin can be the maximizer
+            x = x_origin
+        pv = -float(q @ x)
+        y, dr_iter, dr_status = self._rough_dual(q, pv, deadline)
+        extra: dict[str, Any] = {"candidate": pv, "dr_iterations": dr_iter, "dr_status": dr_status}
+
+        def certify(yv: np.ndarray) -> tuple[float, dict[str, float]]:
+            low = self.certifier.lower(q, yv)
+            return (-low["lower"] - pv) / max(1.0, abs(low["lower"]), abs(pv)), low
+
+        best_rel, _ = certify(y)
+        best_y = y
+        newton_steps = cg = 0
+        status = "max_iter"
+        rounds = 0
+        tol = float(o["newton_tol"]) if o["newton_tol"] is not None else 1000.0 * self.gap_tol
+        xs, ys, ss = x, y, p.b - p.A @ x
+        while best_rel > self.gap_tol and rounds < self.rounds:
+            remaining = None if deadline is None else deadline - time.perf_counter()
+            if remaining is not None and remaining <= 0:
+                status = "time_limit"
+                break
+            rounds += 1
+            if self._newton is None:
+                self._newton = _FaceSsnal(p, tol=tol, max_iter=self.max_iter, time_limit=remaining,
+                                          admm_tol=1.0, admm_max_iter=1, rho=self.sigma)
+            nw = self._newton
+            nw.tol, nw.time_limit = tol, remaining
+            raw = nw.solve(q, warm_start=(xs, ys, ss))
+            newton_steps += int(raw.extra.get("ssnal_newton", 0))
+            cg += int(raw.extra.get("ssnal_cg", 0))
+            if raw.y is None or not np.all(np.isfinite(raw.y)):
+                break
+            rel, _ = certify(raw.y)
+            if rel < best_rel:
+                best_rel, best_y = rel, raw.y
+            if raw.status == "time_limit":
+                status = "time_limit"
+                break
+            xs, ys, ss = raw.x, raw.y, raw.s
+            tol /= 10.0
+        cert = self.certifier.bounds(q, x, best_y, point_value=float(q @ x), repair=False)
+        if cert["relative_gap"] <= self.gap_tol:
+            status, raw_status = "solved", "certified"
+        else:
+            if deadline is not None and time.perf_counter() > deadline:
+                status = "time_limit"
+            raw_status = "certified gap not reached"
+        blk = self._newton.face_block if self._newton is not None else None
+        extra.update({"newton_rounds": rounds, "newton_steps": newton_steps, "newton_cg": cg,
+                      "partial_decompositions": blk.partial_calls if blk else 0,
+                      "full_decompositions": blk.full_calls if blk else 0})
+        extra.update({f"cert_{k}": float(v) for k, v in cert.items()})
+        extra["cert_gap_tol"] = self.gap_tol
+        s = p.b - p.A @ x
+        return RawSolution(x, best_y, s, status, raw_status, dr_iter + newton_steps, time.perf_counter() - t0,
+                           self.setup_time, extra)
+
+
+#: short alias
+Backend = RankOneNewtonBackend
+
+__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER"]

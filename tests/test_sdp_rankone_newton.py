@@ -1,0 +1,159 @@
+"""The rank-one + semismooth Newton support backend (sdp.backends.rankone_newton, sdp.partial_newton)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
+from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
+from sosproj.sdp import compile_support, solve
+from sosproj.sdp.backends.rankone_newton import RankOneNewtonBackend
+from sosproj.sdp.backends.ssnal import _PsdBlock
+from sosproj.sdp.cones import svec
+from sosproj.sdp.lowrank_support import TensorRounding, support_route
+from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
+from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
+from sosproj.sets import PseudoMomentSet
+
+SYM = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+SOLVER = "rankone_newton"
+
+
+def _setup(n: int, seed: int = 0, planted: float = 0.0):
+    rng = np.random.default_rng(seed)
+    R = MomentRelaxation(unit_ball(n), 4)
+    W = rng.standard_normal((n, n, n))
+    v = None
+    if planted:
+        v = rng.standard_normal(n)
+        v /= np.linalg.norm(v)
+        W = W + planted * np.einsum("i,j,k->ijk", v, v, v)
+    return R, W, v
+
+
+@pytest.mark.parametrize("k", [0, 1, 3, MAX_NEGATIVE, MAX_NEGATIVE + 2])
+def test_partial_block_matches_the_full_eigendecomposition(k):
+    rng = np.random.default_rng(k)
+    d = 40
+    B = rng.standard_normal((d, d))
+    W = B @ B.T / d + 0.1 * np.eye(d)
+    if k:
+        V = np.linalg.qr(rng.standard_normal((d, k)))[0]
+        W = W - (V * rng.uniform(2.0, 6.0, k)) @ V.T
+    assert int(np.sum(np.linalg.eigvalsh(W) < 0)) == k
+    full, part = _PsdBlock(d, single=False), PartialPsdBlock(d)
+    w = svec(W)
+    (p1, m1), (p2, m2) = full.decompose(w), part.decompose(w)
+    assert part.partial == (k <= MAX_NEGATIVE)
+    assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    for _ in range(3):
+        H = rng.standard_normal((d, d))
+        h = svec(H + H.T)
+        assert np.allclose(full.jacobian(h), part.jacobian(h), atol=1e-9)
+    # the Jacobian is the derivative of the projection (finite differences, away from kinks)
+    H = rng.standard_normal((d, d))
+    h = svec(H + H.T)
+    eps = 1e-6
+    fd = (PartialPsdBlock(d).decompose(w + eps * h)[0] - PartialPsdBlock(d).decompose(w - eps * h)[0]) / (2 * eps)
+    assert np.allclose(fd, part.jacobian(h), atol=1e-5)
+
+
+@pytest.mark.parametrize("n", [4, 8])
+def test_agrees_with_clarabel_admm_and_scs(n):
+    R, W, _ = _setup(n, seed=n)
+    S = PseudoMomentSet(R, 3)
+    ref = S.support(W, solver="clarabel", tol=1e-10)
+    res = S.support(W, solver=SOLVER, tol=1e-8)
+    assert res.info["converged"] and res.info["solver"] == SOLVER
+    for other in ("admm", "scs"):
+        assert abs(S.support(W, solver=other, tol=1e-9).value - res.value) <= 1e-6 * abs(ref.value), other
+    assert abs(res.value - ref.value) <= 1e-6 * abs(ref.value)
+    assert res.info["lower_bound"] <= ref.value + 1e-9 <= res.info["upper_bound"] + 2e-9
+    assert res.info["certified_relative_gap"] <= 1e-7
+    assert R.check(res.info["pseudo_moments"], tol=1e-9).ok      # the Dirac point: exactly feasible
+
+
+def test_certificate_is_recomputed_and_dominates_points_and_measures():
+    n = 7
+    R, W, _ = _setup(n, seed=3)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    res = solve(prob, solver=SOLVER, tol=1e-8, **settings)
+    assert res.converged
+    cert = SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
+    b = cert.bounds(prob.q, res.x, res.y_dual, repair=False, point_value=float(prob.q @ res.x))
+    assert b["relative_gap"] <= 1e-7
+    assert b["lower"] == pytest.approx(res.info["cert_lower"], rel=1e-12)
+    upper = -b["lower"]
+    rng = np.random.default_rng(1)
+    T = sum(np.transpose(W, p) for p in SYM) / 6
+    for _ in range(30):                    # power-method points (plain HOPM) on the sphere
+        x = rng.standard_normal(n)
+        x /= np.linalg.norm(x)
+        for _ in range(60):
+            g = np.einsum("ijk,j,k->i", T, x, x)
+            x = g / np.linalg.norm(g)
+        assert float(np.einsum("ijk,i,j,k->", W, x, x, x)) <= upper + 1e-12
+    for _ in range(5):                     # moments of atomic measures inside the ball
+        pts = rng.standard_normal((3, n))
+        pts /= np.maximum(1.0, np.linalg.norm(pts, axis=1))[:, None]
+        assert float(-(prob.q @ R.moments_of(pts))) <= upper + 1e-12
+
+
+def test_planted_tensor_is_certified_tight_at_the_planted_direction():
+    n = 8
+    R, W, v = _setup(n, seed=5, planted=40.0)
+    res = PseudoMomentSet(R, 3).support(W, solver=SOLVER, tol=1e-8, certify=True)
+    info = res.info
+    assert info["converged"] and info["tight"]
+    assert info["atoms_success"] and len(info["atoms_weights"]) == 1
+    assert abs(float(info["point"] @ v)) >= 0.99
+    assert info["upper_bound"] - info["point_value"] <= 1e-7 * abs(info["upper_bound"])
+
+
+class _WrongCandidate(TensorRounding):
+    """A rounding whose candidate is a poor point: no certificate can reach the gap."""
+
+    def best_point(self, q, starts=128, rng=0, iters=100, tol=1e-12, polish=4):
+        T = self.tensor(q)
+        z = np.ones(T.shape[0]) / np.sqrt(T.shape[0])
+        return self._value(T, z), z
+
+
+def test_wrong_candidate_is_never_reported_solved_and_its_bounds_stay_valid():
+    n = 5
+    R, W, _ = _setup(n, seed=7)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    ref = solve(prob, solver="clarabel", tol=1e-10)
+    settings["rounding"] = _WrongCandidate(R, 3)
+    res = solve(prob, solver=SOLVER, tol=1e-8, on_fail="return", dr_max_iter=50, rounds=2, **settings)
+    assert not res.converged and res.status == "max_iter"
+    assert -res.info["cert_lower"] >= -ref.objective - 1e-9       # the dual bound is still above the optimum
+    assert -res.info["cert_upper"] <= -ref.objective + 1e-9       # and the point's value below it
+
+
+def test_caps_time_limits_and_refusals():
+    n = 6
+    R, W, _ = _setup(n, seed=4)
+    S = PseudoMomentSet(MomentRelaxation(unit_ball(n), 4), 3)
+    S.time_limit = 1e-9
+    r = S.support(W, solver=SOLVER, tol=1e-12, on_fail="return")
+    assert not r.info["converged"] and r.info["status"] in ("time_limit", "max_iter")
+    assert r.info["upper_bound"] >= r.info["lower_bound"] - 1e-12
+    with pytest.raises(ProjectionError):
+        S.support(W, solver=SOLVER, tol=1e-12)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    capped = solve(prob, solver=SOLVER, tol=1e-12, max_iter=1, rounds=1, dr_max_iter=1, on_fail="return",
+                   **settings)
+    assert not capped.converged and capped.status == "max_iter"
+    with pytest.raises(InvalidParameterError):
+        support_route(MomentRelaxation(boolean_cube(4), 4), SOLVER, 1e-7, 3)
+    with pytest.raises(SolverNotAvailableError):
+        RankOneNewtonBackend(prob, tol=1e-7)
+    with pytest.raises(ResourceLimitError):
+        compile_support(R, 3, W, solver=SOLVER, limit_bytes=1000)
+    with pytest.raises(InvalidParameterError):
+        RankOneNewtonBackend(prob, tol=1e-7, **{**settings, "dr_gap": 0.0})
