@@ -112,7 +112,7 @@ class OneHotMoment:
             lay.residual(r, (i, j))[...] += t
             lay.residual(r, (i,))[...] += t.sum(axis=1) / t.shape[1]
             lay.residual(r, (j,))[...] += t.sum(axis=0) / t.shape[0]
-        return lay.center(r)
+        return lay.center(r, max_order=2)                  # r is zero on the sets of 3+ attributes
 
 
 def _psd_part(Y: np.ndarray) -> np.ndarray:
