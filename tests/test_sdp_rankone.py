@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
+from rankone_cases import WrongCandidate, tensor_case
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 from sosproj.sdp import compile_support, solve
 from sosproj.sdp.backends.rankone import RankOneBackend
-from sosproj.sdp.lowrank_support import TensorRounding, support_route
+from sosproj.sdp.lowrank_support import support_route
 from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs
 from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
 from sosproj.sets import PseudoMomentSet
@@ -18,21 +19,9 @@ from sosproj.sets import PseudoMomentSet
 SYM = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 
 
-def _setup(n: int, seed: int = 0, planted: float = 0.0):
-    rng = np.random.default_rng(seed)
-    R = MomentRelaxation(unit_ball(n), 4)
-    W = rng.standard_normal((n, n, n))
-    v = None
-    if planted:
-        v = rng.standard_normal(n)
-        v /= np.linalg.norm(v)
-        W = W + planted * np.einsum("i,j,k->ijk", v, v, v)
-    return R, W, v
-
-
 @pytest.mark.parametrize("n", [4, 8])
 def test_rankone_agrees_with_admm_scs_and_clarabel(n):
-    R, W, _ = _setup(n, seed=n)
+    R, W, _ = tensor_case(n, seed=n)
     S = PseudoMomentSet(R, 3)
     ref = S.support(W, solver="clarabel", tol=1e-10)
     res = S.support(W, solver="rankone", tol=1e-8)
@@ -51,7 +40,7 @@ def test_rankone_agrees_with_admm_scs_and_clarabel(n):
 
 def test_certified_bound_dominates_power_method_points_and_measures():
     n = 7
-    R, W, _ = _setup(n, seed=3)
+    R, W, _ = tensor_case(n, seed=3)
     res = PseudoMomentSet(R, 3).support(W, solver="rankone", tol=1e-7)
     upper = res.info["upper_bound"]
     rng = np.random.default_rng(1)
@@ -72,7 +61,7 @@ def test_certified_bound_dominates_power_method_points_and_measures():
 
 def test_planted_tensor_is_certified_tight_at_the_planted_direction():
     n = 8
-    R, W, v = _setup(n, seed=5, planted=40.0)
+    R, W, v = tensor_case(n, seed=5, planted=40.0)
     res = PseudoMomentSet(R, 3).support(W, solver="rankone", tol=1e-8, certify=True)
     info = res.info
     assert info["converged"] and info["tight"]
@@ -81,22 +70,13 @@ def test_planted_tensor_is_certified_tight_at_the_planted_direction():
     assert info["upper_bound"] - info["point_value"] <= 1e-7 * abs(info["upper_bound"])
 
 
-class _WrongCandidate(TensorRounding):
-    """A rounding whose candidate is a poor point (forces the no-certificate path)."""
-
-    def best_point(self, q, starts=128, rng=0, iters=100, tol=1e-12, polish=4):
-        T = self.tensor(q)
-        z = np.ones(T.shape[0]) / np.sqrt(T.shape[0])
-        return self._value(T, z), z
-
-
 def test_no_certificate_is_never_solved_and_the_fallback_recovers():
     n = 5
-    R, W, _ = _setup(n, seed=7)
+    R, W, _ = tensor_case(n, seed=7)
     prob = compile_support(R, 3, W)
     _, settings = support_route(R, "rankone", 1e-8, 3)
     ref = solve(prob, solver="clarabel", tol=1e-10)
-    settings["rounding"] = _WrongCandidate(R, 3)
+    settings["rounding"] = WrongCandidate(R, 3)
     alone = solve(prob, solver="rankone", tol=1e-8, max_iter=200, on_fail="return",
                   **{**settings, "fallback": None})
     assert not alone.converged and alone.status == "max_iter"
@@ -122,7 +102,7 @@ def test_even_order_with_the_origin_as_maximizer():
 
 def test_caps_time_limits_and_refusals():
     n = 6
-    R, W, _ = _setup(n, seed=4)
+    R, W, _ = tensor_case(n, seed=4)
     S = PseudoMomentSet(MomentRelaxation(unit_ball(n), 4), 3)
     S.time_limit = 1e-9
     r = S.support(W, solver="rankone", tol=1e-12, on_fail="return")
@@ -175,7 +155,7 @@ def test_negative_eigenpairs_match_eigh_along_a_sequence():
 
 def test_affine_projection_is_orthogonal_and_exact():
     n = 3
-    R, W, _ = _setup(n, seed=1)
+    R, W, _ = tensor_case(n, seed=1)
     prob = compile_support(R, 3, W)
     feas = DualFeasibility(prob)
     rng = np.random.default_rng(2)
@@ -201,7 +181,7 @@ def test_affine_projection_is_orthogonal_and_exact():
 
 def test_rankone_certificate_is_recomputed_independently():
     n = 6
-    R, W, _ = _setup(n, seed=9)
+    R, W, _ = tensor_case(n, seed=9)
     prob = compile_support(R, 3, W)
     _, settings = support_route(R, "rankone", 1e-8, 3)
     res = solve(prob, solver="rankone", tol=1e-8, **settings)
@@ -240,7 +220,7 @@ def test_linear_forms_and_pickling_after_a_solve():
     w = np.arange(1.0, n + 1.0)
     S1 = PseudoMomentSet(R, 1)
     assert S1.support(w, solver="rankone", tol=1e-8).value == pytest.approx(float(np.linalg.norm(w)), rel=1e-7)
-    R3, W, _ = _setup(4, seed=2)
+    R3, W, _ = tensor_case(4, seed=2)
     S = PseudoMomentSet(R3, 3)
     first = S.support(W, solver="rankone", tol=1e-8)
     again = pickle.loads(pickle.dumps(S)).support(W, solver="rankone", tol=1e-8)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from rankone_cases import WrongCandidate, tensor_case
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
@@ -11,25 +12,13 @@ from sosproj.sdp import compile_support, solve
 from sosproj.sdp.backends.rankone_newton import RankOneNewtonBackend
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import svec
-from sosproj.sdp.lowrank_support import TensorRounding, support_route
+from sosproj.sdp.lowrank_support import support_route
 from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
 from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
 from sosproj.sets import PseudoMomentSet
 
 SYM = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 SOLVER = "rankone_newton"
-
-
-def _setup(n: int, seed: int = 0, planted: float = 0.0):
-    rng = np.random.default_rng(seed)
-    R = MomentRelaxation(unit_ball(n), 4)
-    W = rng.standard_normal((n, n, n))
-    v = None
-    if planted:
-        v = rng.standard_normal(n)
-        v /= np.linalg.norm(v)
-        W = W + planted * np.einsum("i,j,k->ijk", v, v, v)
-    return R, W, v
 
 
 @pytest.mark.parametrize("k", [0, 1, 3, MAX_NEGATIVE, MAX_NEGATIVE + 2])
@@ -61,7 +50,7 @@ def test_partial_block_matches_the_full_eigendecomposition(k):
 
 @pytest.mark.parametrize("n", [4, 8])
 def test_agrees_with_clarabel_admm_and_scs(n):
-    R, W, _ = _setup(n, seed=n)
+    R, W, _ = tensor_case(n, seed=n)
     S = PseudoMomentSet(R, 3)
     ref = S.support(W, solver="clarabel", tol=1e-10)
     res = S.support(W, solver=SOLVER, tol=1e-8)
@@ -76,7 +65,7 @@ def test_agrees_with_clarabel_admm_and_scs(n):
 
 def test_certificate_is_recomputed_and_dominates_points_and_measures():
     n = 7
-    R, W, _ = _setup(n, seed=3)
+    R, W, _ = tensor_case(n, seed=3)
     prob = compile_support(R, 3, W)
     _, settings = support_route(R, SOLVER, 1e-8, 3)
     res = solve(prob, solver=SOLVER, tol=1e-8, **settings)
@@ -103,7 +92,7 @@ def test_certificate_is_recomputed_and_dominates_points_and_measures():
 
 def test_planted_tensor_is_certified_tight_at_the_planted_direction():
     n = 8
-    R, W, v = _setup(n, seed=5, planted=40.0)
+    R, W, v = tensor_case(n, seed=5, planted=40.0)
     res = PseudoMomentSet(R, 3).support(W, solver=SOLVER, tol=1e-8, certify=True)
     info = res.info
     assert info["converged"] and info["tight"]
@@ -112,22 +101,13 @@ def test_planted_tensor_is_certified_tight_at_the_planted_direction():
     assert info["upper_bound"] - info["point_value"] <= 1e-7 * abs(info["upper_bound"])
 
 
-class _WrongCandidate(TensorRounding):
-    """A rounding whose candidate is a poor point: no certificate can reach the gap."""
-
-    def best_point(self, q, starts=128, rng=0, iters=100, tol=1e-12, polish=4):
-        T = self.tensor(q)
-        z = np.ones(T.shape[0]) / np.sqrt(T.shape[0])
-        return self._value(T, z), z
-
-
 def test_wrong_candidate_is_never_reported_solved_and_its_bounds_stay_valid():
     n = 5
-    R, W, _ = _setup(n, seed=7)
+    R, W, _ = tensor_case(n, seed=7)
     prob = compile_support(R, 3, W)
     _, settings = support_route(R, SOLVER, 1e-8, 3)
     ref = solve(prob, solver="clarabel", tol=1e-10)
-    settings["rounding"] = _WrongCandidate(R, 3)
+    settings["rounding"] = WrongCandidate(R, 3)
     res = solve(prob, solver=SOLVER, tol=1e-8, on_fail="return", dr_max_iter=50, rounds=2, **settings)
     assert not res.converged and res.status == "max_iter"
     assert -res.info["cert_lower"] >= -ref.objective - 1e-9       # the dual bound is still above the optimum
@@ -136,7 +116,7 @@ def test_wrong_candidate_is_never_reported_solved_and_its_bounds_stay_valid():
 
 def test_caps_time_limits_and_refusals():
     n = 6
-    R, W, _ = _setup(n, seed=4)
+    R, W, _ = tensor_case(n, seed=4)
     S = PseudoMomentSet(MomentRelaxation(unit_ball(n), 4), 3)
     S.time_limit = 1e-9
     r = S.support(W, solver=SOLVER, tol=1e-12, on_fail="return")
