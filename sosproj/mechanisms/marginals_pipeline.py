@@ -12,7 +12,8 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    best linear unbiased reconstruction), ``"lnn"`` (the projection in the measurement metric onto
    consistent, locally non-negative marginals), ``"lnn-psd"`` (``"lnn"``, then ``"lnn"`` plus the
    one-hot degree-2 moment matrix PSD warm-started from it, returned only when converged) and
-   ``"auto"`` (binary: Boolean-cube projection then ``"lnn"``; categorical: ``"lnn-psd"`` when every
+   ``"auto"`` (binary: Boolean-cube projection then ``"lnn"``, or, where the cube's moment matrix
+   is too large, the LNN projection in the table metric, :func:`table_metric`; categorical: ``"lnn-psd"`` when every
    attribute pair is in the workload's closure and the public SNR is at least :data:`PSD_MIN_SNR`,
    else ``"lnn"``).
 4. **Release** (:class:`~sosproj.mechanisms.release.MarginalTablesRelease`): consistent tables,
@@ -69,7 +70,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocation_shape", "residual_sensitivity",
            "public_snr",
-           "auto_mix", "mix_rule", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
+           "auto_mix", "mix_rule", "onehot_psd", "table_metric", "default_tolerance", "PSD_MIN_SNR",
            "noise_scales", "measure", "Measurement", "release", "parse_workload"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
@@ -160,13 +161,17 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
 #: with the Boolean-cube projection (``reconstruction="auto"``).
 AUTO_MIX = (2.0, 7.0, 1.5)
 AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
+#: ``(t_max, snr_0, power)`` for binary data too wide for the cube step, reconstructed by the LNN
+#: projection in the table metric (``reconstruction="auto"``, :func:`table_metric`), fitted to
+#: ``benchmarks/results_allocation/planted_mix_fit.txt`` (docs/bench_allocation.md, "Wide binary data").
+AUTO_MIX_TABLE = (0.0, 1.0, 1.0)
 #: ``(t_max, snr_0, power, snr_lo, power_lo)`` for categorical data reconstructed with the one-hot
 #: degree-2 PSD (``reconstruction="auto"``): the :data:`AUTO_MIX` curve times a fall-off at very low SNR,
 #: fitted to the low-SNR study (``benchmarks/results_allocation/fit_onehot.txt``).
 AUTO_MIX_ONEHOT = (2.0, 7.0, 1.5, 0.02, 3.0)
 
 #: The three rules of :func:`auto_mix`, by the reconstruction that follows the measurement.
-MIX_RULES = ("lnn", "cube", "onehot")
+MIX_RULES = ("lnn", "cube", "onehot", "table")
 
 
 def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> float:
@@ -177,8 +182,9 @@ def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> floa
     orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at high signal-to-noise,
     and for the one-hot PSD reconstruction back towards 0 at very low signal-to-noise, where the
     synthetic study found ResidualPlanner's allocation better again. ``rule`` is ``"lnn"``
-    (:data:`AUTO_MIX`), ``"cube"`` (:data:`AUTO_MIX_CUBE`; also ``cube=True``) or ``"onehot"``
-    (:data:`AUTO_MIX_ONEHOT`): the reconstruction is public, so the rule may depend on it. A fixed
+    (:data:`AUTO_MIX`), ``"cube"`` (:data:`AUTO_MIX_CUBE`; also ``cube=True``), ``"onehot"``
+    (:data:`AUTO_MIX_ONEHOT`) or ``"table"`` (:data:`AUTO_MIX_TABLE`: binary data reconstructed in
+    the table metric): the reconstruction is public, so the rule may depend on it. A fixed
     function of :func:`public_snr` (public quantities only).
 
     >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
@@ -192,6 +198,8 @@ def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> floa
         (t_max, snr0, power), snr_lo, power_lo = AUTO_MIX_CUBE, 0.0, 1.0
     elif rule == "lnn":
         (t_max, snr0, power), snr_lo, power_lo = AUTO_MIX, 0.0, 1.0
+    elif rule == "table":
+        (t_max, snr0, power), snr_lo, power_lo = AUTO_MIX_TABLE, 0.0, 1.0
     else:
         raise InvalidParameterError(f"rule must be one of {MIX_RULES}; got {rule!r}")
     t = t_max / (1.0 + (snr / snr0) ** power)
@@ -232,8 +240,8 @@ def mix_rule(layout: ResidualLayout, reconstruction: str) -> str:
         return "lnn"
     n = len(layout.sizes)
     k = max((len(A) for A in layout.residual_sets), default=0)
-    if all(s == 2 for s in layout.sizes) and cube_degree(n, k) is not None:
-        return "cube"
+    if all(s == 2 for s in layout.sizes):
+        return "cube" if cube_degree(n, k) is not None else "table"
     return "onehot" if onehot_psd(layout) else "lnn"
 
 
@@ -431,18 +439,40 @@ def _blue(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[
     return meas.residuals.copy(), {"solver": None}
 
 
-def _projector(meas: Measurement, psd: bool, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+def _projector(meas: Measurement, psd: bool, options: dict[str, Any],
+               weights: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    """The :class:`~sosproj.sdp.marginal_admm.MarginalProjector` projection in the metric ``weights``
+    (per closure set; default the measurement's, ``1 / sigma_A^2``)."""
     from sosproj.sdp.marginal_admm import MarginalProjector
 
     opts = dict(options)
     on_fail = opts.pop("on_fail", "warn")
-    proj = MarginalProjector(meas.layout, meas.weights, psd=psd, **opts)
+    proj = MarginalProjector(meas.layout, meas.weights if weights is None else weights, psd=psd, **opts)
     return proj.solve(meas.residuals, on_fail=on_fail)
 
 
 def _lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
     """Projection in the measurement metric onto consistent, locally non-negative tables."""
     return _projector(meas, False, options)
+
+
+def table_metric(layout: ResidualLayout) -> np.ndarray:
+    r"""The metric of the workload's cells, per closure set: ``d_A`` (0 for the empty set).
+
+    For residuals ``e`` the workload's sum of squared cell errors is
+    :math:`\|Be\|^2 = \sum_A d_A \|e_A\|^2` (``B^T B`` is diagonal on the residual subspace,
+    :attr:`~sosproj.data.residuals.ResidualLayout.normal_diag_sets`), so a projection onto a convex
+    set that contains the true tables, in this metric, never increases the RMSE per cell. It depends
+    on the layout only (public). Equal-noise tables measure in exactly this metric.
+
+    >>> from sosproj.data.residuals import ResidualLayout, all_k_way
+    >>> lay = ResidualLayout((2, 2, 2), all_k_way(3, 2))
+    >>> [float(x) for x in table_metric(lay)]            # sets (), (0,), (1,), (2,), then pairs
+    [0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    """
+    d = np.array(layout.normal_diag_sets, dtype=float)
+    d[layout.res_pos[()]] = 0.0
+    return d
 
 
 #: Largest moment-matrix order of the Boolean-cube step of ``reconstruction="auto"`` on binary data.
@@ -459,14 +489,18 @@ def cube_degree(n: int, k: int) -> int | None:
     return None
 
 
-def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]] | None:
-    """Binary data: the Boolean-cube SoS projection in the measurement metric, then the LNN projection.
+def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | None = None,
+                   weights: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]] | None:
+    """Binary data: the Boolean-cube SoS projection, then the LNN projection, both in one metric.
 
-    In Fourier moments ``f_A = c_A[0] 2^{|A|} / m`` the measurement metric is diagonal with weights
-    ``m^2 / (2^{|A|} sigma_A^2)``; :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`
-    projects onto the degree-``d`` cube relaxation (``d`` from ``sizes.default_degree("tables", k, n)``), and
-    the result is projected (same metric) onto locally non-negative tables, which the cube degree
-    does not imply for every workload cell. ``None`` when the moment matrix would be too large.
+    The metric is ``weights`` per closure set (default the measurement's, ``w_A = 1 / sigma_A^2``;
+    :func:`table_metric` for the cells' sum of squares). In Fourier moments
+    ``f_A = c_A[0] 2^{|A|} / m`` it is diagonal with weights ``m^2 w_A / 2^{|A|}``;
+    :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector` projects onto the degree-``d`` cube
+    relaxation (``d = degree``, default :func:`cube_degree`), and the result is projected (same
+    metric) onto locally non-negative tables, which the cube degree does not imply for every
+    workload cell. ``None`` when the moment matrix would be too large (no ``degree`` given and
+    :func:`cube_degree` is ``None``).
     """
     from sosproj.data.contingency import SubsetIndex
     from sosproj.sdp.cube_tables_admm import CubeTablesProjector
@@ -474,9 +508,10 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarr
     lay = meas.layout
     n = len(lay.sizes)
     k = max(len(A) for A in lay.residual_sets)
-    deg = cube_degree(n, k)
+    deg = cube_degree(n, k) if degree is None else int(degree)
     if deg is None:
         return None
+    w = meas.weights if weights is None else np.asarray(weights, dtype=float)
     m = float(meas.residuals[lay.empty_pos])
     index = SubsetIndex(n, k)
     sets = [A for A in lay.residual_sets]
@@ -490,11 +525,16 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarr
         c0 = float(np.ravel(lay.residual(meas.residuals, A))[0])
         g[pos[i]] = c0 * 2.0 ** len(A) / m
         if A and meas.sigmas[i] > 0:
-            a[pos[i]] = m * m / (2.0 ** len(A) * meas.sigmas[i] ** 2)
+            a[pos[i]] = m * m * w[i] / 2.0 ** len(A)
     g[0] = 1.0
     tol = float(options.get("tol", 1e-3))
-    proj = CubeTablesProjector(n, deg, a, tol=min(tol, 1e-4), max_iter=int(options.get("max_iter", 1000)))
-    f, cinfo = proj.solve(g, warm_start=False, on_fail="return")
+    # below degree k the relaxation constrains the moments of order <= deg only (a prefix of the
+    # index, which lists subsets by size); the higher ones are left to the LNN step
+    low = len(index) if deg >= k else len(SubsetIndex(n, min(deg, n)))
+    proj = CubeTablesProjector(n, deg, a[:low], tol=min(tol, 1e-4), max_iter=int(options.get("max_iter", 1000)))
+    f_cube, cinfo = proj.solve(g[:low], warm_start=False, on_fail="return")
+    f = g.copy()
+    f[:min(low, f_cube.size)] = f_cube[:low]
     r = np.zeros(lay.res_size)
     r[lay.empty_pos] = m
     for i, A in enumerate(sets):
@@ -504,10 +544,28 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarr
         signs = (-1.0) ** np.indices((2,) * j).sum(axis=0) if j else np.array(1.0)
         lay.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
     cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public)
-    r2, info = _projector(cube_meas, False, options)
+    r2, info = _projector(cube_meas, False, options, w)
     info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
                                                       "moment_matrix_order") if k2 in cinfo}}
     return r2, info
+
+
+def _table_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    r"""Binary ``"auto"`` without the cube step: the LNN projection in the table metric (:func:`table_metric`).
+
+    The measurement metric ``w_A = 1 / sigma_A^2`` is the likelihood's, but the projection in it only
+    shrinks the error in that metric: when the allocation puts far more noise (relative to ``d_A``)
+    on the many high-order residuals than on the few low-order ones, as ResidualPlanner's does on
+    wide binary domains, it moves the low-order residuals, which every table shares, and *raises*
+    the cells' error. Measured on planted binary data (n = 32, 64; docs/bench_allocation.md, "Wide
+    binary data", ``benchmarks/planted_rule_study.py``): the measurement-metric projection of the
+    RP measurement is worse than its BLUE in L1 and RMSE per cell (run to tol 1e-5, so not a
+    convergence effect), while the projection in the table metric, onto the same set (which
+    contains the true tables), never raises the RMSE per cell and beats BLUE, truncate-and-rescale
+    and GReM-LNN. The metric depends on the layout only (public); post-processing.
+    """
+    r, info = _projector(meas, False, options, table_metric(meas.layout))
+    return r, {**info, "metric": "table"}
 
 
 #: Diagnostics of an ADMM run kept in ``info`` for the step that was not returned.
@@ -567,14 +625,14 @@ PSD_MIN_SNR = 10.0
 
 
 def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
-    """Binary: cube projection then LNN (:func:`_cube_then_lnn`); categorical: LNN, plus the one-hot
-    degree-2 PSD step (:func:`_lnn_then_psd`) when affordable (:func:`onehot_psd`) and the public SNR is
-    at least :data:`PSD_MIN_SNR`."""
+    """Binary: cube projection then LNN (:func:`_cube_then_lnn`), or where the cube step is too large
+    (:func:`cube_degree` ``None``) the LNN projection in the table metric (:func:`_table_lnn`);
+    categorical: LNN, plus the one-hot degree-2 PSD step (:func:`_lnn_then_psd`) when affordable
+    (:func:`onehot_psd`) and the public SNR is at least :data:`PSD_MIN_SNR`."""
     lay = meas.layout
     if all(s == 2 for s in lay.sizes):
         out = _cube_then_lnn(meas, options)
-        if out is not None:
-            return out
+        return out if out is not None else _table_lnn(meas, options)
     snr = public_snr(int(round(float(meas.residuals[lay.empty_pos]))), meas.spec.epsilon, lay)
     if onehot_psd(lay) and snr >= PSD_MIN_SNR:
         return _lnn_then_psd(meas, options)
