@@ -12,7 +12,9 @@ all 3-way marginals, one noisy measurement per (allocation, epsilon, seed) -- dr
   metric and ``G = 0`` the table (per-cell L2) metric; at the default tolerance (``@def``) or a tight one
   (``@tight``: tol 1e-5, 20,000 iterations);
 * ``cube<D>-g<G>`` the library's cube step (``_cube_then_lnn``) at degree ``D``, then the LNN projection,
-  both in the metric of exponent ``G``;
+  both in the metric of exponent ``G``; ``cubeblk-g<G>`` the same at degree 4 with the moment matrix
+  restricted to the empty set, singletons and the pairs inside one of two attribute blocks
+  (``block_cube_basis``);
 
 and reports L1 per marginal / m, RMSE per cell (counts), the error in the measurement metric
 (``sum_A w_A ||e_A||^2 / #cells``) and in the table metric, the ADMM iterations, its final mixing weight
@@ -43,6 +45,7 @@ from sosproj.data.synthetic import planted_binary, sparse_binary  # noqa: E402
 from sosproj.mechanisms.marginals_pipeline import (  # noqa: E402
     _cube_then_lnn,
     auto_mix,
+    block_cube_basis,
     default_tolerance,
     measure,
     mix_rule,
@@ -112,16 +115,20 @@ def run(n: int, m: int, data_seed: int, eps_list, seeds, allocs, variants, mixes
                             r = None
                             t = truncate(layout, layout.forward(meas.residuals), m)
                         elif var.startswith("cube"):
-                            # cube<D>-g<G>: degree-D cube step then LNN, both in the metric of exponent G
+                            # cube<D>-g<G>: degree-D cube step then LNN, both in the metric of exponent G;
+                            # cubeblk-g<G>: degree 4 on the two-block basis (block_cube_basis)
                             dg, _, gg = var[len("cube"):].partition("-g")
+                            basis = block_cube_basis(n) if dg == "blk" else None
                             g = float(gg)
                             ww = np.zeros_like(w)
                             pos = w > 0
                             ww[pos] = w[pos] ** g * d_sets[pos] ** (1.0 - g)
                             opts = {"tol": default_tolerance(snr), "max_iter": 5000, "on_fail": "return"}
-                            r, info = _cube_then_lnn(meas, opts, degree=int(dg), weights=ww)
+                            r, info = _cube_then_lnn(meas, opts, degree=4 if basis is not None else int(dg),
+                                                     weights=ww, basis=basis)
                             extra = (f" it={info['iterations']} conv={info['converged']} "
-                                     f"cube_it={info['cube']['iterations']} cube_conv={info['cube']['converged']}")
+                                     f"cube_it={info['cube']['iterations']} cube_conv={info['cube']['converged']} "
+                                     f"order={info['cube']['moment_matrix_order']}")
                             t = layout.forward(r)
                         else:
                             name, _, tol_tag = var.partition("@")

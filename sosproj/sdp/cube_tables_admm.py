@@ -49,13 +49,15 @@ from sosproj.sdp.cones import project_psd_dense
 from sosproj.validation import check_choice, check_int, check_memory, check_positive
 
 #: keyword options accepted by :class:`CubeTablesProjector`
-OPTIONS = ("tol", "max_iter", "rho", "alpha", "eig_precision")
+OPTIONS = ("tol", "max_iter", "rho", "alpha", "eig_precision", "basis")
 
 
 def _symmetric_difference_positions(index: SubsetIndex, basis_size: int, t: int,
-                                    chunk: int = 256) -> np.ndarray:
-    """(N_t, N_t) int array: position in ``index`` of ``A xor B`` for basis subsets A, B."""
-    members = index.members[:basis_size, :t]
+                                    chunk: int = 256, rows: np.ndarray | None = None) -> np.ndarray:
+    """(N, N) int array: position in ``index`` of ``A xor B`` for basis subsets A, B (the first
+    ``basis_size`` subsets of ``index``, or those at the positions ``rows``)."""
+    members = index.members[:basis_size, :t] if rows is None else index.members[rows, :t]
+    basis_size = members.shape[0]
     width = index.max_size
     big = index.n + 1
     out = np.empty((basis_size, basis_size), dtype=np.int64)
@@ -106,7 +108,12 @@ class CubeTablesProjector:
     Options (keywords; others are refused by :func:`sosproj.policy.check_options`):
     ``tol`` (default ``1e-7``), ``max_iter`` (20000), ``rho`` (initial penalty; default
     the median of ``a_U / cnt_U`` over measured ``U``), ``alpha`` (over-relaxation in
-    ``(0, 2)``, 1.6), ``eig_precision`` (``"auto"``, ``"double"`` or ``"single"``).
+    ``(0, 2)``, 1.6), ``eig_precision`` (``"auto"``, ``"double"`` or ``"single"``),
+    ``basis`` (positions in :class:`~sosproj.data.contingency.SubsetIndex` order of the subsets
+    indexing the moment matrix, a subset of those of size ``<= d/2`` containing the empty set;
+    default all of them). A smaller basis gives a principal submatrix of ``M(f)``: a weaker,
+    cheaper relaxation (order ``len(basis)``); every measured moment (``a_U > 0``) must still be
+    an entry of it. Moments in neither are set to 0 (they enter nothing).
 
     >>> proj = CubeTablesProjector(2, degree=2, weights=np.array([0., 1., 1., 1.]))
     >>> f, info = proj.solve(np.array([1., 0., 0., 2.]))   # f_{01} = 2 is infeasible (|f| <= 1)
@@ -127,7 +134,16 @@ class CubeTablesProjector:
             raise InvalidParameterError("degree must be even (the moment matrix has order sum C(n, j), j <= degree/2)")
         self.t = min(self.degree // 2, self.n)
         top = min(self.degree, self.n)
-        basis = sum(math.comb(self.n, j) for j in range(self.t + 1))
+        full = sum(math.comb(self.n, j) for j in range(self.t + 1))
+        rows = options.get("basis")
+        if rows is not None:
+            rows = np.asarray(rows)
+            if (rows.ndim != 1 or rows.size == 0 or rows.dtype.kind not in "iu" or rows.min() < 0
+                    or rows.max() >= full or np.unique(rows).size != rows.size or 0 not in rows):
+                raise InvalidParameterError(
+                    f"basis must be distinct positions in 0..{full - 1} (subsets of size <= degree/2) "
+                    "including 0 (the empty set); pass None for the full moment matrix")
+        basis = full if rows is None else int(rows.size)
         n_mom = sum(math.comb(self.n, j) for j in range(top + 1))
         check_memory(8.0 * (10 * basis * basis + 6 * n_mom),
                      f"the degree-{self.degree} cube relaxation (moment matrix order {basis})")
@@ -139,9 +155,14 @@ class CubeTablesProjector:
             raise InvalidParameterError("weights must be finite, non-negative, at most one per moment")
         w[:weights.size] = weights
         self.a = w
-        self.pos = _symmetric_difference_positions(self.index, basis, self.t)
+        self.pos = _symmetric_difference_positions(self.index, basis, self.t, rows=rows)
         self._pos_flat = self.pos.ravel()
         self.count = np.bincount(self._pos_flat, minlength=len(self.index)).astype(float)
+        if rows is not None:
+            if np.any((self.count == 0) & (w > 0)):
+                raise InvalidParameterError("basis: every measured moment (weight > 0) must be an entry of "
+                                            "the moment matrix; add the subsets that pair to it")
+            self.count[self.count == 0] = 1.0          # in neither the matrix nor the objective: f = 0
         self.tol = check_positive(tol, "tol")
         self.max_iter = check_int(max_iter, "max_iter", minimum=1)
         if rho is None:

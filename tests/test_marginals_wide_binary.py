@@ -8,6 +8,7 @@ domains by lowering ``CUBE_MAX_ORDER`` (the cube step's size limit, what routes 
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -166,3 +167,67 @@ def test_table_lnn_is_the_projector_in_the_table_metric():
     got, _ = mp._table_lnn(meas, {**opts, "on_fail": "raise"})
     ref, _ = MarginalProjector(meas.layout, mp.table_metric(meas.layout), **opts).solve(meas.residuals)
     assert np.array_equal(got, ref)
+
+
+# ---------------------------------------------------------------- the two-block degree-4 cube step
+
+
+def test_block_basis_covers_every_moment_up_to_order_three():
+    from sosproj.data.contingency import SubsetIndex
+
+    for n in (5, 8, 13):
+        idx = SubsetIndex(n, 2)
+        basis = [frozenset(int(x) for x in idx.members[p] if x >= 0) for p in mp.block_cube_basis(n)]
+        assert len(basis) == mp.block_cube_order(n) and frozenset() in basis
+        entries = {a ^ b for a in basis for b in basis}
+        for j in range(4):
+            assert all(frozenset(c) in entries for c in itertools.combinations(range(n), j))
+    assert mp.block_cube_order(64) == 1057 <= mp.BLOCK_CUBE_MAX_ORDER
+
+
+def test_cube_projector_on_a_block_basis_equals_cvxpy():
+    """The principal-submatrix relaxation (``basis=``) solves min sum a (f - g)^2, M_basis(f) PSD, f_0 = 1."""
+    cp = pytest.importorskip("cvxpy")
+    from sosproj.data.contingency import SubsetIndex
+    from sosproj.sdp.cube_tables_admm import CubeTablesProjector
+
+    n = 5
+    rng = np.random.default_rng(3)
+    idx3 = SubsetIndex(n, 3)
+    a = np.r_[0.0, rng.random(len(idx3) - 1) + 0.5]
+    g = np.r_[1.0, rng.uniform(-1.2, 1.2, len(idx3) - 1)]           # infeasible: |f| > 1 somewhere
+    basis = mp.block_cube_basis(n)
+    proj = CubeTablesProjector(n, 4, a, tol=1e-10, max_iter=50000, basis=basis)
+    f, info = proj.solve(g, on_fail="raise")
+    assert info["moment_matrix_order"] == len(basis)
+    idx4 = proj.index
+    where = {frozenset(int(x) for x in idx4.members[p] if x >= 0): p for p in range(len(idx4))}
+    sets = [frozenset(int(x) for x in idx4.members[p] if x >= 0) for p in basis]
+    P = [[where[s ^ t] for t in sets] for s in sets]
+    x = cp.Variable(len(idx4))
+    M = cp.bmat([[x[p] for p in row] for row in P])
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(a, cp.square(x[:len(idx3)] - g)))),
+                      [0.5 * (M + M.T) >> 0, x[0] == 1.0])
+    prob.solve(solver="CLARABEL", tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    assert prob.status == "optimal"
+    np.testing.assert_allclose(f[:len(idx3)], x.value[:len(idx3)], atol=2e-5)
+    assert np.max(np.abs(g - x.value[:len(idx3)])) > 1e-2                 # the constraint was active
+    # the full basis passed explicitly is the default relaxation
+    full = np.arange(sum(math.comb(n, j) for j in range(3)))
+    f_full, _ = CubeTablesProjector(n, 4, a, tol=1e-9, max_iter=50000, basis=full).solve(g)
+    f_def, _ = CubeTablesProjector(n, 4, a, tol=1e-9, max_iter=50000).solve(g)
+    np.testing.assert_allclose(f_full, f_def, atol=1e-12)
+
+
+def test_cube_projector_refuses_a_basis_that_misses_a_measured_moment():
+    from sosproj.data.contingency import SubsetIndex
+    from sosproj.errors import InvalidParameterError
+    from sosproj.sdp.cube_tables_admm import CubeTablesProjector
+
+    n = 6
+    a = np.ones(len(SubsetIndex(n, 3)))
+    with pytest.raises(InvalidParameterError, match="measured moment"):
+        CubeTablesProjector(n, 4, a, basis=np.arange(n + 1))              # no pairs: no 3-way moment
+    for bad in (np.array([1, 2, 3]), np.array([0, 0, 1]), np.array([0, 99]), np.array([0.0, 1.0])):
+        with pytest.raises(InvalidParameterError, match="basis"):
+            CubeTablesProjector(n, 4, a, basis=bad)
