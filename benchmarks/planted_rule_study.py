@@ -93,7 +93,7 @@ def run(n: int, m: int, data_seed: int, eps_list, seeds, allocs, variants, mixes
     cells = layout.tab_size
     for eps in eps_list:
         snr = public_snr(m, eps, layout)
-        rule = mix_rule(layout, "auto")
+        rule = mix_rule(layout, "auto", snr)
         for alloc in allocs:
             for mix in (mixes if alloc == "auto" else [None]):
                 t_mix = auto_mix(snr, rule=rule) if mix is None else mix

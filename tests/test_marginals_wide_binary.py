@@ -17,6 +17,7 @@ import sosproj as sp
 from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.data.synthetic import planted_binary
+from sosproj.errors import InvalidParameterError
 from sosproj.mechanisms import marginals_pipeline as mp
 from sosproj.privacy.spec import Adjacency
 from sosproj.rng import as_generator
@@ -30,14 +31,24 @@ def _binary(n, m, seed=0):
 
 @pytest.fixture
 def no_cube(monkeypatch):
-    """Route every binary layout to the table-metric path (as n = 64, all 3-way, is routed)."""
+    """Route every binary layout to the table-metric path (as n = 64, all 3-way, is routed above
+    the block-cube SNR)."""
     monkeypatch.setattr(mp, "CUBE_MAX_ORDER", 0)
+    monkeypatch.setattr(mp, "BLOCK_CUBE_MAX_ORDER", 0)
+
+
+@pytest.fixture
+def block_cube(monkeypatch):
+    """Route every binary layout to the two-block cube path (as n = 64 at low public SNR)."""
+    monkeypatch.setattr(mp, "CUBE_MAX_ORDER", 0)
+    monkeypatch.setattr(mp, "BLOCK_CUBE_MAX_SNR", 1e9)
 
 
 def _measurement(ds, k, eps, seed, allocation="auto"):
     lay = ResidualLayout.checked(ds.domain.sizes, all_k_way(ds.n, k))
     args = {"epsilon": eps, "delta": 1e-6, "adjacency": Adjacency.REPLACE_ONE, "calibration": "analytic"}
-    mix = mp.auto_mix(mp.public_snr(ds.m, eps, lay), rule=mp.mix_rule(lay, "auto"))
+    snr = mp.public_snr(ds.m, eps, lay)
+    mix = mp.auto_mix(snr, rule=mp.mix_rule(lay, "auto", snr))
     sig, spec, _ = mp.noise_scales(lay, allocation, args, ds.m, mix=mix)
     return mp.measure(ds, lay, sig, spec, allocation, as_generator(seed))
 
@@ -60,19 +71,28 @@ def test_table_metric_is_the_cells_sum_of_squares():
 
 def test_mix_rule_routes_wide_binary_layouts_to_the_table_rule(no_cube):
     lay = ResidualLayout((2,) * 5, all_k_way(5, 3))
-    assert mp.mix_rule(lay, "auto") == "table"
+    assert mp.mix_rule(lay, "auto", 1.0) == "table"
     assert mp.mix_rule(lay, "lnn") == "lnn"            # explicit reconstructions keep their rule
     assert mp.mix_rule(ResidualLayout((2, 3, 2), all_k_way(3, 2)), "auto") != "table"   # categorical
+    with pytest.raises(InvalidParameterError, match="snr"):
+        mp.mix_rule(lay, "auto")
 
 
 def test_mix_rule_at_the_benchmark_shapes():
-    """planted64 (n = 64, all 3-way) has no cube step and gets the table rule; n = 32 keeps the cube."""
+    """planted64 (n = 64, all 3-way) has no full cube step: the two-block cube below the public SNR
+    BLOCK_CUBE_MAX_SNR, the table-metric LNN above; n = 32 keeps the full cube."""
     assert mp.cube_degree(64, 3) is None and mp.cube_degree(32, 3) == 4
-    # mix_rule reads only sizes and the workload's closure: a stand-in with those attributes suffices
+    # binary_step reads only sizes and the workload's closure: a stand-in with those attributes suffices
     class _Lay:
         sizes = (2,) * 64
         residual_sets = [(0, 1, 2)]
-    assert mp.mix_rule(_Lay(), "auto") == "table"
+    lim = mp.BLOCK_CUBE_MAX_SNR
+    assert mp.binary_step(_Lay(), lim * 1.01 + 1e-9) == "table" == mp.mix_rule(_Lay(), "auto", lim * 1.01 + 1e-9)
+    if lim > 0:
+        assert mp.binary_step(_Lay(), lim * 0.99) == "block-cube"
+        assert mp.mix_rule(_Lay(), "auto", lim * 0.99) == "cube"
+    _Lay.sizes = (2,) * 32
+    assert mp.binary_step(_Lay(), 0.1) == "cube"
 
 
 def test_auto_mix_table_rule_shape():
@@ -221,7 +241,6 @@ def test_cube_projector_on_a_block_basis_equals_cvxpy():
 
 def test_cube_projector_refuses_a_basis_that_misses_a_measured_moment():
     from sosproj.data.contingency import SubsetIndex
-    from sosproj.errors import InvalidParameterError
     from sosproj.sdp.cube_tables_admm import CubeTablesProjector
 
     n = 6
@@ -231,3 +250,21 @@ def test_cube_projector_refuses_a_basis_that_misses_a_measured_moment():
     for bad in (np.array([1, 2, 3]), np.array([0, 0, 1]), np.array([0, 99]), np.array([0.0, 1.0])):
         with pytest.raises(InvalidParameterError, match="basis"):
             CubeTablesProjector(n, 4, a, basis=bad)
+
+
+def test_release_on_the_block_cube_path(block_cube):
+    """Non-negative, consistent, sums to m; noise off returns the true marginals; the noise scales
+    follow the cube rule; the step is the cube projector in the table metric on the block basis."""
+    ds = _binary(6, 150, seed=1)
+    rel = sp.release_marginals(ds, 3, epsilon=0.3, delta=1e-6, rng=3)
+    ri = rel.info["reconstruction_info"]
+    assert ri["binary_step"] == "block-cube" and rel.info["auto_mix_rule"] == "cube"
+    assert ri["cube"]["moment_matrix_order"] == mp.block_cube_order(6) < 1 + 6 + 15
+    for w in rel.workload:
+        t = rel.table(w)
+        assert t.min() >= 0 and np.isclose(t.sum(), ds.m)
+    assert np.allclose(rel.table((0, 1, 2)).sum(axis=2), rel.table((0, 1, 3)).sum(axis=2))
+    with noise_disabled():
+        rel0 = sp.release_marginals(ds, 3, epsilon=0.3, delta=1e-6, rng=0)
+    for w in itertools.combinations(range(6), 3):
+        assert np.allclose(rel0.table(w), ds.marginal(w), atol=1e-2)

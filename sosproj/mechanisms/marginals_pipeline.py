@@ -70,7 +70,8 @@ if TYPE_CHECKING:
 
 __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocation_shape", "residual_sensitivity",
            "public_snr",
-           "auto_mix", "mix_rule", "onehot_psd", "table_metric", "default_tolerance", "PSD_MIN_SNR",
+           "auto_mix", "mix_rule", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
+           "binary_step", "table_metric", "block_cube_basis", "block_cube_order",
            "noise_scales", "measure", "Measurement", "release", "parse_workload"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
@@ -234,14 +235,34 @@ def default_tolerance(snr: float) -> float:
     return DEFAULT_TOL if snr <= 0 else min(DEFAULT_TOL, TOL_SNR / snr)
 
 
-def mix_rule(layout: ResidualLayout, reconstruction: str) -> str:
-    """Which :func:`auto_mix` rule applies: the reconstruction actually run on this (public) layout."""
-    if reconstruction != "auto":
-        return "lnn"
+def binary_step(layout: ResidualLayout, snr: float) -> str:
+    """The binary ``reconstruction="auto"`` step on this (public) layout at this public SNR.
+
+    ``"cube"``: the full Boolean-cube step (:func:`cube_degree` not ``None``); ``"block-cube"``: the
+    two-block degree-4 cube step (:func:`block_cube_basis`; workloads of order <= 3, moment matrix
+    order <= :data:`BLOCK_CUBE_MAX_ORDER`, public SNR below :data:`BLOCK_CUBE_MAX_SNR`); else
+    ``"table"``: the LNN projection in the table metric (:func:`_table_lnn`). Public quantities only.
+    """
     n = len(layout.sizes)
     k = max((len(A) for A in layout.residual_sets), default=0)
+    if cube_degree(n, k) is not None:
+        return "cube"
+    if k <= 3 and block_cube_order(n) <= BLOCK_CUBE_MAX_ORDER and float(snr) < BLOCK_CUBE_MAX_SNR:
+        return "block-cube"
+    return "table"
+
+
+def mix_rule(layout: ResidualLayout, reconstruction: str, snr: float | None = None) -> str:
+    """Which :func:`auto_mix` rule applies: the reconstruction actually run on this (public) layout
+    (binary: at the public SNR ``snr``, required there, :func:`binary_step`; both cube steps take the
+    cube rule)."""
+    if reconstruction != "auto":
+        return "lnn"
     if all(s == 2 for s in layout.sizes):
-        return "cube" if cube_degree(n, k) is not None else "table"
+        if snr is None:
+            raise InvalidParameterError("mix_rule needs the public SNR (snr=public_snr(m, epsilon, layout)) "
+                                        "for a binary layout: the binary reconstruction depends on it")
+        return "table" if binary_step(layout, snr) == "table" else "cube"
     return "onehot" if onehot_psd(layout) else "lnn"
 
 
@@ -492,6 +513,9 @@ def cube_degree(n: int, k: int) -> int | None:
 #: Largest moment-matrix order of the two-block degree-4 cube step (:func:`block_cube_basis`) of
 #: ``reconstruction="auto"`` on binary data without the full cube step: n = 64 (order 1,057) fits.
 BLOCK_CUBE_MAX_ORDER = 1100
+#: Public SNR (:func:`public_snr`) below which that step runs (above it, the table-metric LNN
+#: projection alone); fitted in docs/bench_allocation.md ("Wide binary data").
+BLOCK_CUBE_MAX_SNR = 0.0
 
 
 def block_cube_basis(n: int, blocks: int = 2) -> np.ndarray:
@@ -602,7 +626,7 @@ def _table_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, 
     and GReM-LNN. The metric depends on the layout only (public); post-processing.
     """
     r, info = _projector(meas, False, options, table_metric(meas.layout))
-    return r, {**info, "metric": "table"}
+    return r, {**info, "metric": "table", "binary_step": "table"}
 
 
 #: Diagnostics of an ADMM run kept in ``info`` for the step that was not returned.
@@ -667,10 +691,18 @@ def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[
     categorical: LNN, plus the one-hot degree-2 PSD step (:func:`_lnn_then_psd`) when affordable
     (:func:`onehot_psd`) and the public SNR is at least :data:`PSD_MIN_SNR`."""
     lay = meas.layout
-    if all(s == 2 for s in lay.sizes):
-        out = _cube_then_lnn(meas, options)
-        return out if out is not None else _table_lnn(meas, options)
     snr = public_snr(int(round(float(meas.residuals[lay.empty_pos]))), meas.spec.epsilon, lay)
+    if all(s == 2 for s in lay.sizes):
+        step = binary_step(lay, snr)
+        if step == "cube":
+            out = _cube_then_lnn(meas, options)
+        elif step == "block-cube":
+            out = _cube_then_lnn(meas, options, degree=4, weights=table_metric(lay),
+                                 basis=block_cube_basis(len(lay.sizes)))
+        else:
+            return _table_lnn(meas, options)
+        assert out is not None
+        return out[0], {**out[1], "binary_step": step}
     if onehot_psd(lay) and snr >= PSD_MIN_SNR:
         return _lnn_then_psd(meas, options)
     return _projector(meas, False, options)
@@ -741,8 +773,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
-    rule = mix_rule(layout, reconstruction)
     snr = public_snr(ds.m, spec_args["epsilon"], layout)
+    rule = mix_rule(layout, reconstruction, snr)
     mix = auto_mix(snr, rule=rule) if _mix is None else float(_mix)
     if "tol" not in opts:
         opts["tol"] = default_tolerance(snr)
