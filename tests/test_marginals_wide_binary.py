@@ -96,12 +96,15 @@ def test_mix_rule_at_the_benchmark_shapes():
 
 
 def test_auto_mix_table_rule_shape():
-    """t in [0, t_max], non-increasing in the public SNR, -> 0 at high SNR."""
-    snrs = np.logspace(-3, 4, 71)
+    """t in [0, t_max]; -> 0 at high SNR and at low SNR (ResidualPlanner's allocation there); the
+    one-hot rule's formula with the table rule's parameters."""
+    snrs = np.logspace(-3, 5, 81)
     t = np.array([mp.auto_mix(x, rule="table") for x in snrs])
-    t_max = mp.AUTO_MIX_TABLE[0]
-    assert np.all((t >= 0) & (t <= t_max + 1e-12)) and t[-1] < 1e-2
-    assert np.all(np.diff(t) <= 1e-12)
+    t_max, c, p, lo, q = mp.AUTO_MIX_TABLE
+    assert np.all((t >= 0) & (t <= t_max + 1e-12)) and t[-1] < 1e-2 and t[0] < 1e-6
+    for x in (0.1, 3.67, 36.7, 1e3):
+        assert np.isclose(mp.auto_mix(x, rule="table"), t_max / (1 + (x / c) ** p) / (1 + (lo / x) ** q))
+    assert mp.auto_mix(0.0, rule="table") == 0.0
 
 
 def test_table_projection_equals_cvxpy_and_never_raises_the_cell_rmse(no_cube):
