@@ -586,8 +586,9 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     for i, A in enumerate(sets):
         c0 = float(np.ravel(lay.residual(meas.residuals, A))[0])
         g[pos[i]] = c0 * 2.0 ** len(A) / m
-        if A and meas.sigmas[i] > 0:
-            a[pos[i]] = m * m * w[i] / 2.0 ** len(A)
+        if A and meas.sigmas[i] > 0:   # the measurement metric written as before (bit-identical releases)
+            a[pos[i]] = (m * m / (2.0 ** len(A) * meas.sigmas[i] ** 2) if weights is None
+                         else m * m * w[i] / 2.0 ** len(A))
     g[0] = 1.0
     tol = float(options.get("tol", 1e-3))
     # below degree k the relaxation constrains the moments of order <= deg only (a prefix of the
@@ -607,7 +608,7 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
         signs = (-1.0) ** np.indices((2,) * j).sum(axis=0) if j else np.array(1.0)
         lay.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
     cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public)
-    r2, info = _projector(cube_meas, False, options, w)
+    r2, info = _projector(cube_meas, False, options, weights)
     info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
                                                       "moment_matrix_order") if k2 in cinfo}}
     return r2, info
