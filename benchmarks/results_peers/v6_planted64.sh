@@ -11,7 +11,11 @@ source /work/venv/bin/activate
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=$SNAP
 OUT=$PWD/benchmarks/results_peers/v6_planted64.jsonl
 echo "# snapshot of $1, start $(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
-# the cells the rule changes most first: epsilon 0.3 and 1 (the losses), 0.03 and 0.1 (block cube), then 3, 10
-python $SNAP/benchmarks/marginals_peers.py --datasets planted64 --epsilons 0.3 1 0.03 0.1 3 10 --seeds 0 1 2 3 4 \
-    --methods sosproj --trace-seed -1 --out $OUT
+# 17:34: first run with every seed of an epsilon before the next epsilon (0.3, 1, 0.03, 0.1, 3, 10); stopped at
+# 17:44 after one row (361 s wall per release at load 8-11). Restarted: every epsilon of a seed before the next
+# seed, so that the seeds the session's compute allows cover every epsilon (rows already written are skipped).
+for SEED in 0 1 2 3 4; do
+  python $SNAP/benchmarks/marginals_peers.py --datasets planted64 --epsilons 0.3 1 0.03 0.1 3 10 --seeds $SEED \
+      --methods sosproj --trace-seed -1 --out $OUT
+done
 echo "# end $(date -u +%H:%M) UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
