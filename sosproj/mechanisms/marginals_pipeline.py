@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocation_shape", "residual_sensitivity",
            "public_snr",
-           "auto_mix", "mix_rule", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
+           "auto_mix", "mix_rule", "MIX_RULES", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
            "noise_scales", "measure", "Measurement", "release", "parse_workload"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
@@ -161,25 +161,33 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
 AUTO_MIX = (2.0, 7.0, 1.5)
 AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
 #: ``(t_max, snr_0, power, snr_lo, power_lo)`` for categorical data reconstructed with the one-hot
-#: degree-2 PSD (``reconstruction="auto"``): the :data:`AUTO_MIX` curve times a fall-off at very low SNR,
-#: fitted to the low-SNR study (``benchmarks/results_allocation/fit_onehot.txt``).
+#: degree-2 PSD (``reconstruction="auto"`` at public SNR >= :data:`PSD_MIN_SNR`): the :data:`AUTO_MIX` curve
+#: times a fall-off at very low SNR, fitted when that reconstruction ran the PSD step at every SNR
+#: (``benchmarks/results_allocation/fit_onehot.txt``; at SNR >= 10, where it now applies, the fall-off
+#: factor is above 0.99999).
 AUTO_MIX_ONEHOT = (2.0, 7.0, 1.5, 0.02, 3.0)
+#: ``(t_max, snr_0, power, snr_lo, power_lo)`` for categorical data reconstructed with the LNN projection
+#: (``reconstruction="auto"`` below :data:`PSD_MIN_SNR` or where the PSD step is unaffordable, and
+#: ``reconstruction="lnn"``): the :data:`AUTO_MIX` curve times the low-SNR fall-off re-fitted with the LNN
+#: reconstruction on synthetic categorical data (``benchmarks/results_allocation/fit_lnncat.txt``).
+AUTO_MIX_CAT_LNN = (2.0, 7.0, 1.5, 0.015, 6.0)
 
-#: The three rules of :func:`auto_mix`, by the reconstruction that follows the measurement.
-MIX_RULES = ("lnn", "cube", "onehot")
+#: The rules of :func:`auto_mix`, by the reconstruction that follows the measurement (:func:`mix_rule`).
+MIX_RULES = ("lnn", "cube", "onehot", "cat-lnn")
 
 
 def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> float:
     r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
 
-    ``t = t_max / (1 + (snr / snr_0)^power)``, for the one-hot rule times
+    ``t = t_max / (1 + (snr / snr_0)^power)``, for the categorical rules times
     ``1 / (1 + (snr_lo / snr)^power_lo)``: ``t -> t_max`` (past equal tables: more budget on the low
     orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at high signal-to-noise,
-    and for the one-hot PSD reconstruction back towards 0 at very low signal-to-noise, where the
-    synthetic study found ResidualPlanner's allocation better again. ``rule`` is ``"lnn"``
-    (:data:`AUTO_MIX`), ``"cube"`` (:data:`AUTO_MIX_CUBE`; also ``cube=True``) or ``"onehot"``
-    (:data:`AUTO_MIX_ONEHOT`): the reconstruction is public, so the rule may depend on it. A fixed
-    function of :func:`public_snr` (public quantities only).
+    and for categorical data back towards 0 at very low signal-to-noise, where the synthetic studies
+    found ResidualPlanner's allocation better again. ``rule`` is ``"lnn"`` (:data:`AUTO_MIX`),
+    ``"cube"`` (:data:`AUTO_MIX_CUBE`; also ``cube=True``), ``"onehot"`` (:data:`AUTO_MIX_ONEHOT`) or
+    ``"cat-lnn"`` (:data:`AUTO_MIX_CAT_LNN`); :func:`mix_rule` picks it from the reconstruction, which is
+    public, so the rule may depend on it. A fixed function of :func:`public_snr` (public quantities
+    only); continuous in ``snr`` (``t(0) = 0`` for the rules with a fall-off).
 
     >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
     (1.0, 0.0)
@@ -188,6 +196,8 @@ def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> floa
     snr = max(float(snr), 0.0)
     if rule == "onehot":
         t_max, snr0, power, snr_lo, power_lo = AUTO_MIX_ONEHOT
+    elif rule == "cat-lnn":
+        t_max, snr0, power, snr_lo, power_lo = AUTO_MIX_CAT_LNN
     elif rule == "cube":
         (t_max, snr0, power), snr_lo, power_lo = AUTO_MIX_CUBE, 0.0, 1.0
     elif rule == "lnn":
@@ -226,14 +236,27 @@ def default_tolerance(snr: float) -> float:
     return DEFAULT_TOL if snr <= 0 else min(DEFAULT_TOL, TOL_SNR / snr)
 
 
-def mix_rule(layout: ResidualLayout, reconstruction: str) -> str:
-    """Which :func:`auto_mix` rule applies: the reconstruction actually run on this (public) layout."""
+def mix_rule(layout: ResidualLayout, reconstruction: str, snr: float) -> str:
+    """Which :func:`auto_mix` rule applies: the one fitted for the reconstruction actually run on this
+    (public) layout at this public SNR (:func:`public_snr`).
+
+    Binary data: ``"cube"`` under ``reconstruction="auto"`` when the cube step is affordable. Categorical
+    data (some attribute with more than 2 values): ``"onehot"`` when ``"auto"`` adds the one-hot PSD step
+    (:func:`onehot_psd` and ``snr >= PSD_MIN_SNR``, the test of ``_auto``), ``"cat-lnn"`` when the LNN
+    projection is what runs (``"auto"`` otherwise, and ``"lnn"``). Everything else: ``"lnn"``.
+    """
+    categorical = not all(s == 2 for s in layout.sizes)
+    if categorical and reconstruction == "lnn":
+        return "cat-lnn"
     if reconstruction != "auto":
         return "lnn"
     n = len(layout.sizes)
     k = max((len(A) for A in layout.residual_sets), default=0)
-    if all(s == 2 for s in layout.sizes) and cube_degree(n, k) is not None:
+    if not categorical and cube_degree(n, k) is not None:
         return "cube"
+    psd = onehot_psd(layout) and float(snr) >= PSD_MIN_SNR
+    if categorical:
+        return "onehot" if psd else "cat-lnn"
     return "onehot" if onehot_psd(layout) else "lnn"
 
 
@@ -646,8 +669,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
-    rule = mix_rule(layout, reconstruction)
     snr = public_snr(ds.m, spec_args["epsilon"], layout)
+    rule = mix_rule(layout, reconstruction, snr)
     mix = auto_mix(snr, rule=rule) if _mix is None else float(_mix)
     if "tol" not in opts:
         opts["tol"] = default_tolerance(snr)
