@@ -20,7 +20,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_")
+    assert PREFIXES == ("v4_", "v5_", "v6_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -32,3 +32,15 @@ def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     # the order of the prefixes decides: v5 then v4 would keep the v4 row
     got_rev = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path, ("v5_", "v4_"))}
     assert got_rev[("sosproj", 0)] == 0.9
+
+
+def test_v6_rows_replace_v5_rows_of_the_same_key_and_keep_the_rest(tmp_path):
+    _write(tmp_path / "v5_planted64.jsonl", [_row("sosproj", 0.3, 0, 0.45, "planted64"),
+                                             _row("rp_trunc", 0.3, 0, 0.31, "planted64")])
+    _write(tmp_path / "v6_planted64.jsonl", [_row("sosproj", 0.3, 0, 0.25, "planted64")])
+    _write(tmp_path / "v4_planted64.jsonl", [_row("sosproj", 0.3, 0, 0.99, "planted64")])
+    got = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    # v6 replaces v5 (and v4) for (planted64, sosproj, 0.3, 0); the peers' v5 row stays
+    assert got == {("sosproj", 0): 0.25, ("rp_trunc", 0): 0.31}
+    got_rev = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path, ("v6_", "v5_"))}
+    assert got_rev[("sosproj", 0)] == 0.45

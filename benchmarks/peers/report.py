@@ -4,9 +4,10 @@ Usage: ``python benchmarks/peers/report.py [--results DIR] [--doc FILE.md] [--im
 Rewrites the part of the doc between ``<!-- generated:start -->`` and ``<!-- generated:end -->`` and
 prints the ratio table.  Every number in that part comes from the rows.
 
-Rows: the run files ``v4_*.jsonl`` then ``v5_*.jsonl`` (``--prefix``, in that order: a ``v5`` row
-replaces the ``v4`` row with the same (dataset, method, epsilon, seed), e.g. the default re-run after
-the one-hot PSD fallback while the peers' ``v4`` rows of the same seeds stay), and the AIM / MST rows
+Rows: the run files ``v4_*.jsonl``, then ``v5_*.jsonl``, then ``v6_*.jsonl`` (``--prefix``, in that order:
+a later version's row replaces the earlier one with the same (dataset, method, epsilon, seed), e.g. the
+default re-run after the one-hot PSD fallback while the peers' ``v4`` rows of the same seeds stay, or
+the planted64 default re-run in ``v6`` while the peers' ``v5`` rows stay), and the AIM / MST rows
 ``pgm*.jsonl``; older row files stay in the folder and are not read.
 
 Statistics: mean over seeds with a 95% Student-t interval; ratio ``default / best peer`` of means with a
@@ -43,7 +44,7 @@ def t975(n: int) -> float:
 
 #: Row files of the current runs (sosproj and the linear peers), read in this order (a later prefix's row
 #: replaces an earlier one's with the same key); older files are kept, never read.
-PREFIXES = ("v4_", "v5_")
+PREFIXES = ("v4_", "v5_", "v6_")
 #: AIM / MST rows (written by their own runner): read whatever the prefix.
 PGM_GLOB = "pgm*.jsonl"
 
@@ -51,7 +52,8 @@ PGM_GLOB = "pgm*.jsonl"
 def load_rows(results: Path, prefixes: tuple[str, ...] | list[str] = PREFIXES) -> list[dict]:
     """Every stored row of the current runs (``{prefix}*.jsonl`` for each prefix, in the order given) and
     the AIM / MST rows (``pgm*.jsonl``), one per (dataset, method, epsilon, seed): the LAST read wins,
-    files in prefix order then file-name order (so a ``v5_`` row replaces the ``v4_`` row of its key)."""
+    files in prefix order then file-name order (so a ``v5_`` row replaces the ``v4_`` row of its key, and a
+    ``v6_`` row the ``v5_`` one)."""
     rows: dict = {}
     files = [f for p in prefixes for f in sorted(results.glob(f"{p}*.jsonl"))] + sorted(results.glob(PGM_GLOB))
     for f in files:
