@@ -84,7 +84,16 @@ def main() -> None:
     ap.add_argument("--eps", type=float, nargs="+", default=list(EPS))
     ap.add_argument("--mix", type=float, nargs="+", default=list(MIX))
     ap.add_argument("--seed0", type=int, default=0)
+    ap.add_argument("--max-iter", type=int, default=None,
+                    help="the projections' iteration cap (default: the library's)")
+    ap.add_argument("--rho0-factor", type=float, default=None,
+                    help="the ADMM's initial-penalty factor (sosproj.sdp.marginal_admm.RHO0_FACTOR; 1 = before v5)")
     args = ap.parse_args()
+    opts = {"on_fail": "return"} | ({"max_iter": args.max_iter} if args.max_iter else {})
+    if args.rho0_factor is not None:
+        from sosproj.sdp import marginal_admm
+
+        marginal_admm.RHO0_FACTOR = args.rho0_factor
     recon, only = args.recon, args.only
     print("shape eps mix snr seed err time_s", flush=True)
     for name in SHAPES:
@@ -96,7 +105,7 @@ def main() -> None:
         for eps, seed, mix in itertools.product(args.eps, range(args.seed0, args.seed0 + args.seeds), args.mix):
             t0 = time.perf_counter()
             rel = release(ds, 3, epsilon=eps, delta=1e-9, allocation="auto", reconstruction=recon,
-                          rng=1000 + seed, _mix=mix, options={"on_fail": "return"})
+                          rng=1000 + seed, _mix=mix, options=dict(opts))
             dt = time.perf_counter() - t0
             err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
             print(f"{name} {eps:g} {mix:g} {rel.info['public_snr']:.4g} {seed} {err:.6f} {dt:.2f}", flush=True)

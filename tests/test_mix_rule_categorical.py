@@ -18,6 +18,7 @@ import pytest
 import sosproj as sp
 from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
+from sosproj.errors import InvalidParameterError
 from sosproj.mechanisms import marginals_pipeline as mp
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.spec import Adjacency
@@ -80,6 +81,9 @@ def test_mix_rule_is_the_rule_of_the_reconstruction_run(recon):
     # a pair missing from the workload's closure: "auto" never adds the PSD step, so LNN's rule at every SNR
     gap = ResidualLayout((2, 3, 4), [(0, 1), (1, 2)])
     assert mp.mix_rule(gap, "auto", 1e3) == "cat-lnn"
+    if recon == "auto":
+        with pytest.raises(InvalidParameterError, match="public SNR"):
+            mp.mix_rule(lay, recon)
     # binary data keep their rules
     assert mp.mix_rule(ResidualLayout((2,) * 6, all_k_way(6, 3)), "auto", 0.01) == "cube"
     assert mp.mix_rule(ResidualLayout((2,) * 6, all_k_way(6, 3)), "lnn", 0.01) == "lnn"

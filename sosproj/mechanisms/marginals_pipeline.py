@@ -236,14 +236,15 @@ def default_tolerance(snr: float) -> float:
     return DEFAULT_TOL if snr <= 0 else min(DEFAULT_TOL, TOL_SNR / snr)
 
 
-def mix_rule(layout: ResidualLayout, reconstruction: str, snr: float) -> str:
+def mix_rule(layout: ResidualLayout, reconstruction: str, snr: float | None = None) -> str:
     """Which :func:`auto_mix` rule applies: the one fitted for the reconstruction actually run on this
     (public) layout at this public SNR (:func:`public_snr`).
 
     Binary data: ``"cube"`` under ``reconstruction="auto"`` when the cube step is affordable. Categorical
     data (some attribute with more than 2 values): ``"onehot"`` when ``"auto"`` adds the one-hot PSD step
     (:func:`onehot_psd` and ``snr >= PSD_MIN_SNR``, the test of ``_auto``), ``"cat-lnn"`` when the LNN
-    projection is what runs (``"auto"`` otherwise, and ``"lnn"``). Everything else: ``"lnn"``.
+    projection is what runs (``"auto"`` otherwise, and ``"lnn"``). Everything else: ``"lnn"``. ``snr`` is
+    required where the answer depends on it (a clear error otherwise).
     """
     categorical = not all(s == 2 for s in layout.sizes)
     if categorical and reconstruction == "lnn":
@@ -254,9 +255,14 @@ def mix_rule(layout: ResidualLayout, reconstruction: str, snr: float) -> str:
     k = max((len(A) for A in layout.residual_sets), default=0)
     if not categorical and cube_degree(n, k) is not None:
         return "cube"
-    psd = onehot_psd(layout) and float(snr) >= PSD_MIN_SNR
     if categorical:
-        return "onehot" if psd else "cat-lnn"
+        if not onehot_psd(layout):
+            return "cat-lnn"
+        if snr is None:
+            raise InvalidParameterError("mix_rule needs the public SNR (snr=public_snr(m, epsilon, layout)) "
+                                        "for a categorical layout under reconstruction='auto': the one-hot PSD "
+                                        "step runs only from PSD_MIN_SNR")
+        return "onehot" if float(snr) >= PSD_MIN_SNR else "cat-lnn"
     return "onehot" if onehot_psd(layout) else "lnn"
 
 
