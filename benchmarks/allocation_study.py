@@ -49,6 +49,9 @@ SHAPES = {
     "tit6-m5k": ([3, 2, 91, 9, 32, 3], 5000),
     "adl7-m10k": ([9, 16, 7, 6, 2, 42, 15], 10000),
     "adl7-skew-m50k": ([9, 16, 7, 6, 2, 42, 15], 50000, 0.1, 8),
+    # nine attributes of Titanic's (public) domain sizes: does the number of attributes move the fall-off?
+    "tit9-skew-m1k": ([3, 3, 2, 91, 9, 7, 32, 3, 9], 1300, 0.1, 8),
+    "tit9-m1k": ([3, 3, 2, 91, 9, 7, 32, 3, 9], 1300),
 }
 EPS = (0.1, 0.3, 1.0, 3.0, 10.0)
 #: Reconstruction used in the study (the projection onto locally non-negative consistent tables).

@@ -16,3 +16,8 @@ $S tit6-skew-m1k --eps 0.03 0.1 0.3 1 3 $M > $R/raw_lnnfit_tit6skewm1k.txt 2>> $
 $S adl7-m10k --eps 0.03 0.1 0.3 1 $M > $R/raw_lnnfit_adl7m10k.txt 2>> $E
 $S tit6-m5k --eps 0.03 0.1 0.3 $M > $R/raw_lnnfit_tit6m5k.txt 2>> $E
 $S adl7-skew-m50k --eps 0.03 0.1 $M > $R/raw_lnnfit_adl7skewm50k.txt 2>> $E
+# 17:27 UTC, after a titanic diagnostic (benchmarks/results_peers/v6_titanic_diag.txt: at epsilon 0.1 the weight
+# t = 2 beat the rule's t = 0.02 by 6% on titanic, the opposite of every synthetic shape above at that snr):
+# does the number of attributes matter? Nine attributes with Titanic's domain sizes, one seed, weights 0 and 2,
+# beside the v6 titanic run (nice 5; shapes tit9-skew-m1k and tit9-m1k, m = 1,300):
+nice -n 5 python benchmarks/allocation_study.py 1 lnn tit9 --eps 0.1 --mix 0 2 > $R/raw_lnnfit_tit9.txt 2>> $E
