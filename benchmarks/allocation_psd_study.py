@@ -24,7 +24,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from allocation_study import SHAPES, latent_class  # noqa: E402
+from allocation_study import SHAPES, shape_data  # noqa: E402
 
 from sosproj.data.residuals import ResidualLayout  # noqa: E402
 from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
@@ -42,10 +42,10 @@ def main() -> None:
     ap.add_argument("--seed0", type=int, default=0)
     args = ap.parse_args()
     print("shape eps snr seed err_lnn err_psd lnn_it lnn_conv psd_it psd_conv t_lnn t_psd", flush=True)
-    for name, (sizes, m) in SHAPES.items():
+    for name, (sizes, *_) in SHAPES.items():
         if not name.startswith(args.only) or all(s == 2 for s in sizes):
             continue
-        ds = latent_class(sizes, m, 4, np.random.default_rng(12345))
+        ds = shape_data(name)
         sets = list(itertools.combinations(range(len(sizes)), 3))
         lay = ResidualLayout.checked(ds.domain.sizes, sets)
         truth = [ds.marginal(w) for w in lay.workload]
@@ -56,7 +56,7 @@ def main() -> None:
 
         for eps, seed in itertools.product(args.eps, range(args.seed0, args.seed0 + args.seeds)):
             snr = mp.public_snr(ds.m, eps, lay)
-            rule = mp.mix_rule(lay, "auto")
+            rule = mp.mix_rule(lay, "auto", snr)
             spec_args = {"epsilon": eps, "delta": DELTA, "adjacency": Adjacency.REPLACE_ONE,
                          "calibration": "analytic"}
             sig, spec, _ = mp.noise_scales(lay, "auto", spec_args, ds.m, mix=mp.auto_mix(snr, rule=rule))

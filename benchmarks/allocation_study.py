@@ -41,6 +41,17 @@ SHAPES = {
     "cat10-m300": ([3, 4, 2, 6, 5, 3, 7, 2, 4, 8], 300),
     "cat9-wide-m1k": ([2, 4, 3, 60, 8, 6, 25, 3, 10], 1000),
     "cat6-wide-m2k": ([40, 30, 2, 3, 12, 20], 2000),
+    # the LNN re-fit of the categorical rule (lnnfit_study.sh): sizes like titanic's (2-91 values) and
+    # adult's (2-42), m from 1e3 to 5e4; "-skew": Dirichlet(0.1) conditionals over 8 classes (skewed,
+    # clustered: most cells empty), else Dirichlet(0.5) over 4 classes
+    "tit6-m1k": ([3, 2, 91, 9, 32, 3], 1000),
+    "tit6-skew-m1k": ([3, 2, 91, 9, 32, 3], 1000, 0.1, 8),
+    "tit6-m5k": ([3, 2, 91, 9, 32, 3], 5000),
+    "adl7-m10k": ([9, 16, 7, 6, 2, 42, 15], 10000),
+    "adl7-skew-m50k": ([9, 16, 7, 6, 2, 42, 15], 50000, 0.1, 8),
+    # nine attributes of Titanic's (public) domain sizes: does the number of attributes move the fall-off?
+    "tit9-skew-m1k": ([3, 3, 2, 91, 9, 7, 32, 3, 9], 1300, 0.1, 8),
+    "tit9-m1k": ([3, 3, 2, 91, 9, 7, 32, 3, 9], 1300),
 }
 EPS = (0.1, 0.3, 1.0, 3.0, 10.0)
 #: Reconstruction used in the study (the projection onto locally non-negative consistent tables).
@@ -60,6 +71,14 @@ def latent_class(sizes: list[int], m: int, classes: int, rng: np.random.Generato
     return Dataset(np.stack(cols, axis=1), Domain.from_sizes(sizes))
 
 
+def shape_data(name: str) -> Dataset:
+    """The synthetic dataset of a study shape: ``SHAPES[name] = (sizes, m[, alpha, classes])`` (default
+    Dirichlet(0.5) conditionals over 4 latent classes), drawn with the study's fixed seed 12345."""
+    sizes, m, *gen = SHAPES[name]
+    alpha, classes = gen if gen else (0.5, 4)
+    return latent_class(sizes, m, classes, np.random.default_rng(12345), alpha=alpha)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("seeds", type=int, nargs="?", default=2)
@@ -68,19 +87,28 @@ def main() -> None:
     ap.add_argument("--eps", type=float, nargs="+", default=list(EPS))
     ap.add_argument("--mix", type=float, nargs="+", default=list(MIX))
     ap.add_argument("--seed0", type=int, default=0)
+    ap.add_argument("--max-iter", type=int, default=None,
+                    help="the projections' iteration cap (default: the library's)")
+    ap.add_argument("--rho0-factor", type=float, default=None,
+                    help="the ADMM's initial-penalty factor (sosproj.sdp.marginal_admm.RHO0_FACTOR; 1 = before v5)")
     args = ap.parse_args()
+    opts = {"on_fail": "return"} | ({"max_iter": args.max_iter} if args.max_iter else {})
+    if args.rho0_factor is not None:
+        from sosproj.sdp import marginal_admm
+
+        marginal_admm.RHO0_FACTOR = args.rho0_factor
     recon, only = args.recon, args.only
     print("shape eps mix snr seed err time_s", flush=True)
-    for name, (sizes, m) in SHAPES.items():
+    for name in SHAPES:
         if only and not name.startswith(only):
             continue
-        ds = latent_class(sizes, m, 4, np.random.default_rng(12345))
-        sets = list(itertools.combinations(range(len(sizes)), 3))
+        ds = shape_data(name)
+        sets = list(itertools.combinations(range(ds.n), 3))
         truth = {w: ds.marginal(w) for w in sets}
         for eps, seed, mix in itertools.product(args.eps, range(args.seed0, args.seed0 + args.seeds), args.mix):
             t0 = time.perf_counter()
             rel = release(ds, 3, epsilon=eps, delta=1e-9, allocation="auto", reconstruction=recon,
-                          rng=1000 + seed, _mix=mix, options={"on_fail": "return"})
+                          rng=1000 + seed, _mix=mix, options=dict(opts))
             dt = time.perf_counter() - t0
             err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
             print(f"{name} {eps:g} {mix:g} {rel.info['public_snr']:.4g} {seed} {err:.6f} {dt:.2f}", flush=True)

@@ -119,12 +119,14 @@ def test_same_public_parameters_give_identical_noise_scales():
         assert ra.info["noise_scales"] == rb.info["noise_scales"]
         assert ra.info["auto_mix"] == rb.info["auto_mix"]
         assert ra.spec == rb.spec
-    # the rule follows the (public) reconstruction: one-hot PSD on this categorical layout
+    # the rule follows the (public) reconstruction run: LNN below PSD_MIN_SNR, one-hot PSD from it
     assert ra.info["auto_mix_rule"] is None
     rel = sp.release_marginals(a, 3, epsilon=0.7, delta=1e-6, rng=0)
-    assert rel.info["auto_mix_rule"] == "onehot"
+    assert rel.info["auto_mix_rule"] == "cat-lnn" and rel.info["public_snr"] < mp.PSD_MIN_SNR
+    rel = sp.release_marginals(a, 3, epsilon=10.0, delta=1e-6, rng=0)
+    assert rel.info["auto_mix_rule"] == "onehot" and rel.info["public_snr"] >= mp.PSD_MIN_SNR
     rel = sp.release_marginals(a, 3, epsilon=0.7, delta=1e-6, reconstruction="lnn", rng=0)
-    assert rel.info["auto_mix_rule"] == "lnn"
+    assert rel.info["auto_mix_rule"] == "cat-lnn"
 
 
 def test_auto_mix_rules_shapes():

@@ -73,7 +73,7 @@ def test_mix_rule_routes_wide_binary_layouts_to_the_table_rule(no_cube):
     lay = ResidualLayout((2,) * 5, all_k_way(5, 3))
     assert mp.mix_rule(lay, "auto", 1.0) == "table"
     assert mp.mix_rule(lay, "lnn") == "lnn"            # explicit reconstructions keep their rule
-    assert mp.mix_rule(ResidualLayout((2, 3, 2), all_k_way(3, 2)), "auto") != "table"   # categorical
+    assert mp.mix_rule(ResidualLayout((2, 3, 2), all_k_way(3, 2)), "auto", 1.0) != "table"   # categorical
     with pytest.raises(InvalidParameterError, match="snr"):
         mp.mix_rule(lay, "auto")
 

@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocation_shape", "residual_sensitivity",
            "public_snr",
-           "auto_mix", "mix_rule", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
+           "auto_mix", "mix_rule", "MIX_RULES", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
            "binary_step", "table_metric", "block_cube_basis", "block_cube_order",
            "noise_scales", "measure", "Measurement", "release", "parse_workload"]
 
@@ -169,26 +169,34 @@ AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
 #: regret 0.24% against 0.45% for ``t = 0``; docs/bench_allocation.md, "Wide binary data").
 AUTO_MIX_TABLE = (0.3, 300.0, 1.0, 8.0, 3.0)
 #: ``(t_max, snr_0, power, snr_lo, power_lo)`` for categorical data reconstructed with the one-hot
-#: degree-2 PSD (``reconstruction="auto"``): the :data:`AUTO_MIX` curve times a fall-off at very low SNR,
-#: fitted to the low-SNR study (``benchmarks/results_allocation/fit_onehot.txt``).
+#: degree-2 PSD (``reconstruction="auto"`` at public SNR >= :data:`PSD_MIN_SNR`): the :data:`AUTO_MIX` curve
+#: times a fall-off at very low SNR, fitted when that reconstruction ran the PSD step at every SNR
+#: (``benchmarks/results_allocation/fit_onehot.txt``; at SNR >= 10, where it now applies, the fall-off
+#: factor is above 0.99999).
 AUTO_MIX_ONEHOT = (2.0, 7.0, 1.5, 0.02, 3.0)
+#: ``(t_max, snr_0, power, snr_lo, power_lo)`` for categorical data reconstructed with the LNN projection
+#: (``reconstruction="auto"`` below :data:`PSD_MIN_SNR` or where the PSD step is unaffordable, and
+#: ``reconstruction="lnn"``): the :data:`AUTO_MIX` curve times the low-SNR fall-off re-fitted with the LNN
+#: reconstruction on synthetic categorical data (``benchmarks/results_allocation/fit_lnncat.txt``).
+AUTO_MIX_CAT_LNN = (2.0, 7.0, 1.5, 0.015, 6.0)
 
-#: The three rules of :func:`auto_mix`, by the reconstruction that follows the measurement.
-MIX_RULES = ("lnn", "cube", "onehot", "table")
+#: The rules of :func:`auto_mix`, by the reconstruction that follows the measurement (:func:`mix_rule`).
+MIX_RULES = ("lnn", "cube", "onehot", "cat-lnn", "table")
 
 
 def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> float:
     r"""Weight ``t`` of the equal-tables shape in the ``"auto"`` allocation.
 
-    ``t = t_max / (1 + (snr / snr_0)^power)``, for the one-hot rule times
+    ``t = t_max / (1 + (snr / snr_0)^power)``, for the categorical rules times
     ``1 / (1 + (snr_lo / snr)^power_lo)``: ``t -> t_max`` (past equal tables: more budget on the low
     orders) at low signal-to-noise, ``t -> 0`` (ResidualPlanner's optimum) at high signal-to-noise,
-    and for the one-hot PSD reconstruction back towards 0 at very low signal-to-noise, where the
-    synthetic study found ResidualPlanner's allocation better again. ``rule`` is ``"lnn"``
-    (:data:`AUTO_MIX`), ``"cube"`` (:data:`AUTO_MIX_CUBE`; also ``cube=True``), ``"onehot"``
-    (:data:`AUTO_MIX_ONEHOT`) or ``"table"`` (:data:`AUTO_MIX_TABLE`: binary data reconstructed in
-    the table metric): the reconstruction is public, so the rule may depend on it. A fixed
-    function of :func:`public_snr` (public quantities only).
+    and for categorical data back towards 0 at very low signal-to-noise, where the synthetic studies
+    found ResidualPlanner's allocation better again. ``rule`` is ``"lnn"`` (:data:`AUTO_MIX`),
+    ``"cube"`` (:data:`AUTO_MIX_CUBE`; also ``cube=True``), ``"onehot"`` (:data:`AUTO_MIX_ONEHOT`),
+    ``"cat-lnn"`` (:data:`AUTO_MIX_CAT_LNN`) or ``"table"`` (:data:`AUTO_MIX_TABLE`: binary data
+    reconstructed in the table metric); :func:`mix_rule` picks it from the reconstruction, which is
+    public, so the rule may depend on it. A fixed function of :func:`public_snr` (public quantities
+    only); continuous in ``snr`` (``t(0) = 0`` for the rules with a fall-off).
 
     >>> round(auto_mix(7.0), 3), round(auto_mix(1e4), 4)
     (1.0, 0.0)
@@ -197,6 +205,8 @@ def auto_mix(snr: float, cube: bool = False, *, rule: str | None = None) -> floa
     snr = max(float(snr), 0.0)
     if rule == "onehot":
         t_max, snr0, power, snr_lo, power_lo = AUTO_MIX_ONEHOT
+    elif rule == "cat-lnn":
+        t_max, snr0, power, snr_lo, power_lo = AUTO_MIX_CAT_LNN
     elif rule == "cube":
         (t_max, snr0, power), snr_lo, power_lo = AUTO_MIX_CUBE, 0.0, 1.0
     elif rule == "lnn":
@@ -255,17 +265,34 @@ def binary_step(layout: ResidualLayout, snr: float) -> str:
 
 
 def mix_rule(layout: ResidualLayout, reconstruction: str, snr: float | None = None) -> str:
-    """Which :func:`auto_mix` rule applies: the reconstruction actually run on this (public) layout
-    (binary: at the public SNR ``snr``, required there, :func:`binary_step`; both cube steps take the
-    cube rule)."""
+    """Which :func:`auto_mix` rule applies: the one fitted for the reconstruction actually run on this
+    (public) layout at this public SNR (:func:`public_snr`).
+
+    Binary data under ``reconstruction="auto"``: ``"cube"`` when a cube step runs (the full or the
+    two-block one), ``"table"`` when the table-metric LNN projection runs (:func:`binary_step`).
+    Categorical data (some attribute with more than 2 values): ``"onehot"`` when ``"auto"`` adds the
+    one-hot PSD step (:func:`onehot_psd` and ``snr >= PSD_MIN_SNR``, the test of ``_auto``),
+    ``"cat-lnn"`` when the LNN projection is what runs (``"auto"`` otherwise, and ``"lnn"``).
+    Everything else: ``"lnn"``. ``snr`` is required where the answer depends on it (a clear error
+    otherwise).
+    """
+    categorical = not all(s == 2 for s in layout.sizes)
+    if categorical and reconstruction == "lnn":
+        return "cat-lnn"
     if reconstruction != "auto":
         return "lnn"
-    if all(s == 2 for s in layout.sizes):
+    if not categorical:
         if snr is None:
             raise InvalidParameterError("mix_rule needs the public SNR (snr=public_snr(m, epsilon, layout)) "
                                         "for a binary layout: the binary reconstruction depends on it")
         return "table" if binary_step(layout, snr) == "table" else "cube"
-    return "onehot" if onehot_psd(layout) else "lnn"
+    if not onehot_psd(layout):
+        return "cat-lnn"
+    if snr is None:
+        raise InvalidParameterError("mix_rule needs the public SNR (snr=public_snr(m, epsilon, layout)) "
+                                    "for a categorical layout under reconstruction='auto': the one-hot PSD "
+                                    "step runs only from PSD_MIN_SNR")
+    return "onehot" if float(snr) >= PSD_MIN_SNR else "cat-lnn"
 
 
 def allocation_shape(layout: ResidualLayout, allocation: str, *, m: int, epsilon: float,
