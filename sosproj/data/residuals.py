@@ -282,15 +282,18 @@ class ResidualLayout:
                 v -= add(v, axis=ax, keepdims=True) * (1.0 / shape[ax])
         return r
 
-    def forward(self, r: np.ndarray) -> np.ndarray:
+    def forward(self, r: np.ndarray, *, out: np.ndarray | None = None) -> np.ndarray:
         """``B r``: the workload tables (flat) of the residuals ``r`` (the empty set's entry is the total).
+
+        ``out``: a float array of ``tab_size`` entries to write into (no new table vector; the
+        iterative projections reuse one buffer).
 
         Per group of equal-shape tables: ``mu_W = c_W + sum_p`` (face ``p`` folded along the axes after
         ``p`` by :math:`F_q`, divided by ``n_p``, broadcast along axis ``p``); see the module docstring.
         """
         r = np.asarray(r)
         faces = r[self._face_pos]
-        t = np.empty(self.tab_size)
+        t = np.empty(self.tab_size) if out is None else out
         for G, full, fcs in zip(self.tab_groups, self._full, self._faces):
             S = G.shape
             tv = t[G.start:G.stop].reshape((len(G.members), *S))
