@@ -79,3 +79,10 @@ def test_theta_by_the_smallest_ratio_equals_the_cellwise_maximum():
     assert proj._theta(np.abs(t), 50.0) == 0.0
     mixed, theta = proj.make_nonnegative(noisy)
     assert theta >= got and lay.forward(mixed).min() >= 0
+
+
+def test_forward_into_a_buffer_equals_a_new_vector():
+    lay, _w, noisy = _problem((3, 2, 4), 2, m=60, noise=2.0, seed=2)
+    buf = np.full(lay.tab_size, np.nan)
+    out = lay.forward(noisy, out=buf)
+    assert out is buf and np.array_equal(buf, lay.forward(noisy))
