@@ -158,9 +158,12 @@ class ReferenceLayout:
                 v -= v.mean(axis=ax, keepdims=True)
         return r
 
-    def forward(self, r: np.ndarray) -> np.ndarray:
-        """``B r``: the workload tables (flat) of the residuals ``r`` (the empty set's entry is the total)."""
-        t = np.zeros(self.tab_size)
+    def forward(self, r: np.ndarray, *, out: np.ndarray | None = None) -> np.ndarray:
+        """``B r``: the workload tables (flat) of the residuals ``r`` (the empty set's entry is the total).
+
+        (``out``: the buffer argument of the batched layout, added later; written with zeros first.)"""
+        t = np.zeros(self.tab_size) if out is None else out
+        t[...] = 0.0
         for g, pats in enumerate(self._patterns):
             T = self.tab_view(t, g)
             for _keep, rg, loc, scale, vs in pats:

@@ -1,7 +1,9 @@
 """cProfile of one default marginal release (all 3-way, epsilon 1, delta 1e-9, seed 0).
 
 Run: ``PYTHONPATH=<source tree> OPENBLAS_NUM_THREADS=1 python benchmarks/results_marginals/profile_release.py
-adult auto`` (second argument: the allocation, ``auto`` or ``rp``); prints the 25 costliest functions.
+adult auto [MAX_ITER]`` (second argument: the allocation, ``auto`` or ``rp``; optional third: the
+projections' iteration cap, ``project_options={"max_iter": ...}``, to profile the per-iteration cost without the whole
+budget); prints the 25 costliest functions.
 """
 
 import cProfile
@@ -14,6 +16,8 @@ import sosproj as sp
 ds = sp.load_dataset(sys.argv[1])
 alloc = sys.argv[2]
 kw = {} if alloc == "auto" else {"allocation": alloc}
+if len(sys.argv) > 3:
+    kw["project_options"] = {"max_iter": int(sys.argv[3]), "on_fail": "return"}
 pr = cProfile.Profile()
 t0, c0 = time.perf_counter(), time.process_time()
 pr.enable()

@@ -83,6 +83,11 @@ def closure(workload: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
     return sorted(out, key=lambda s: (len(s), s))
 
 
+#: ``_NEWAXIS[a]`` indexes an array with a new axis of length 1 at position ``a`` (``np.expand_dims``
+#: without its per-call argument normalization, which cost ~10% of the transforms on adult's 182 shapes).
+_NEWAXIS = tuple((slice(None),) * a + (None,) for a in range(65))
+
+
 def _fold(Z: np.ndarray, ax: int) -> np.ndarray:
     """The factor :math:`F = [I \\mid \\tfrac1n \\mathbf 1]` along axis ``ax`` (length ``n + 1`` -> ``n``)."""
     n = Z.shape[ax] - 1
@@ -200,6 +205,7 @@ class ResidualLayout:
         self._full_shared = [bool(np.any(in_face[f])) for f in self._full]
         self._res_views = [(G.start, G.stop, (len(G.members), *G.shape)) for G in self.res_groups]
         self._marginal_plans: dict[tuple[int, ...], tuple[tuple[int, ...], list]] = {}
+        self._mean_vectors: dict[int, np.ndarray] = {}
         d = np.zeros(len(self.residual_sets))
         for pats in self._patterns:
             for _keep, rg, loc, scale, _vs in pats:
@@ -282,15 +288,18 @@ class ResidualLayout:
                 v -= add(v, axis=ax, keepdims=True) * (1.0 / shape[ax])
         return r
 
-    def forward(self, r: np.ndarray) -> np.ndarray:
+    def forward(self, r: np.ndarray, *, out: np.ndarray | None = None) -> np.ndarray:
         """``B r``: the workload tables (flat) of the residuals ``r`` (the empty set's entry is the total).
+
+        ``out``: a float array of ``tab_size`` entries to write into (no new table vector; the
+        iterative projections reuse one buffer).
 
         Per group of equal-shape tables: ``mu_W = c_W + sum_p`` (face ``p`` folded along the axes after
         ``p`` by :math:`F_q`, divided by ``n_p``, broadcast along axis ``p``); see the module docstring.
         """
         r = np.asarray(r)
         faces = r[self._face_pos]
-        t = np.empty(self.tab_size)
+        t = np.empty(self.tab_size) if out is None else out
         for G, full, fcs in zip(self.tab_groups, self._full, self._faces):
             S = G.shape
             tv = t[G.start:G.stop].reshape((len(G.members), *S))
@@ -301,7 +310,7 @@ class ResidualLayout:
                 Z = faces[a:b].reshape(shape)
                 for q in range(p + 1, len(S)):          # axis q of the table is axis q of Z
                     Z = _fold(Z, q)
-                Z = np.expand_dims(Z * (1.0 / S[p]), p + 1)
+                Z = (Z * (1.0 / S[p]))[_NEWAXIS[p + 1]]
                 if p == 0:
                     np.add(c, Z, out=tv)
                 else:
@@ -325,7 +334,7 @@ class ResidualLayout:
             corr = []
             for p, (_shape, a, b) in enumerate(fcs):
                 if p == len(S) - 1 and S[p] > 1:            # the last axis: a matrix-vector product
-                    m = (T.reshape(-1, S[p]) @ np.full(S[p], 1.0 / S[p])).reshape(T.shape[:-1])
+                    m = (T.reshape(-1, S[p]) @ self._mean_vector(S[p])).reshape(T.shape[:-1])
                 else:
                     m = np.add.reduce(T, axis=p + 1) * (1.0 / S[p])
                 face = m                                      # axis q != p of T is axis q + (q < p) of m
@@ -338,7 +347,7 @@ class ResidualLayout:
                 if project:
                     for q in range(p + 1, len(S)):
                         m = _centre(m, q)
-                    corr.append(np.expand_dims(m, p + 1))
+                    corr.append(m[_NEWAXIS[p + 1]])
             blocks.append((T, corr))
         r = np.bincount(self._face_pos, weights=faces, minlength=self.res_size)
         for (T, corr), full, shared in zip(blocks, self._full, self._full_shared):
@@ -356,6 +365,13 @@ class ResidualLayout:
                     X -= c
                 r[full] += X.ravel()                          # each set is the full block of <= 1 table
         return r
+
+    def _mean_vector(self, n: int) -> np.ndarray:
+        """The vector ``1/n`` of length ``n`` (cached: the adjoint's last-axis means are products with it)."""
+        v = self._mean_vectors.get(n)
+        if v is None:
+            v = self._mean_vectors[n] = np.full(n, 1.0 / n)
+        return v
 
     def residuals_of_tables(self, tabs: Sequence[np.ndarray]) -> np.ndarray:
         """Residuals ``c_A`` of consistent workload tables (one table per workload set, workload order).

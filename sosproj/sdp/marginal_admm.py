@@ -204,57 +204,72 @@ class MarginalProjector:
         rt = np.asarray(r_noisy, dtype=float)
         total = float(rt[self._empty])
         wr = self.w * rt
+        # the iteration runs on s = z + u (table space; z = max(s, 0), u = min(s, 0), so z - u = |s|)
+        # and, with psd, S = X + U (X = PSD part of S, U = S - X): one vector per split
         if warm_start is None:
             rho = self.rho0
             r = rt.copy()
-            z = np.maximum(lay.forward(r), 0.0)
-            u = np.zeros_like(z)
+            s = np.maximum(lay.forward(r), 0.0)
         else:
             if warm_start.r.shape != rt.shape or warm_start.z.shape != (lay.tab_size,):
                 raise InvalidParameterError("warm_start must come from a projector on the same layout")
             rho = check_positive(warm_start.rho, "warm_start.rho")
             r = warm_start.r.copy()
             r[self._empty] = total
-            z, u = warm_start.z.copy(), warm_start.u.copy()
+            s = warm_start.z + warm_start.u
         if mo is not None:
             X = _psd_part(mo.forward(r))
-            U = np.zeros_like(X)
+            S = X.copy()
+        inv_uni = 1.0 / (total * self._uniform) if total > 0 else None
+        a_vec, b_vec = self._update_coefficients(wr, rho)
+        v = np.empty(lay.tab_size)                              # work buffer (table space)
+        z_old = np.empty(lay.tab_size)
+        Br = np.empty(lay.tab_size)
         converged = False
         rp = rd = np.inf
         alpha = self.alpha
         it = 0
         for it in range(1, self.max_iter + 1):
-            rhs = wr + rho * lay.adjoint(z - u)
+            np.abs(s, out=v)                                    # z - u
+            r = lay.adjoint(v)
             if mo is not None:
-                rhs += rho * mo.adjoint(X - U)
-            r = rhs / (self.w + rho * self.d)
+                r += mo.adjoint(2.0 * X - S)                    # X - U
+            r *= b_vec                                          # (w c~ + rho B^T(z - u)) / (w + rho d)
+            r += a_vec
             r[self._empty] = total
-            Br = lay.forward(r)
-            z_old = z
-            Bh = alpha * Br + (1.0 - alpha) * z_old            # over-relaxation
-            z = np.maximum(Bh + u, 0.0)
-            u += Bh - z
+            lay.forward(r, out=Br)
+            check = it % 5 == 0 or it == self.max_iter
+            if check:
+                np.maximum(s, 0.0, out=z_old)
+            # over-relaxed z/u step in one vector: s <- s + alpha (Br - max(s, 0))
+            np.maximum(s, 0.0, out=v)
+            np.subtract(Br, v, out=v)
+            v *= alpha
+            s += v
             if mo is not None:
                 Mr = mo.forward(r)
                 X_old = X
-                Mh = alpha * Mr + (1.0 - alpha) * X_old
-                X = _psd_part(Mh + U)
-                U += Mh - X
-            if it % 5 and it != self.max_iter:
+                S += alpha * (Mr - X_old)
+                X = _psd_part(S)
+            if not check:
                 continue
-            p2 = float(np.sum((Br - z) ** 2))
-            dual = lay.adjoint(z - z_old)
-            nb = float(np.sum(Br ** 2))
+            np.maximum(s, 0.0, out=v)                           # z (new)
+            np.subtract(v, z_old, out=z_old)                    # z - z_old
+            dual = lay.adjoint(z_old)
+            np.subtract(Br, v, out=v)                           # Bc - z
+            p2 = float(v @ v)
+            nb = float(Br @ Br)
+            np.minimum(s, 0.0, out=v)                           # u
+            nu = float(np.linalg.norm(v))
             if mo is not None:
                 p2 += float(np.sum((Mr - X) ** 2))
                 dual += mo.adjoint(X - X_old)
                 nb += float(np.sum(Mr ** 2))
             rp = math.sqrt(p2)
             rd = rho * float(np.linalg.norm(dual))
-            nu = float(np.linalg.norm(u))
             eps_p = self.tol * (1.0 + math.sqrt(nb))
             eps_d = self.tol * (1.0 + rho * nu)
-            theta_now = self._theta(Br, total)
+            theta_now = self._theta(Br, total, inv_uni, out=v)
             if theta_now <= self.tol and rd <= eps_d and (mo is None or rp <= eps_p):
                 converged = True
                 break
@@ -263,10 +278,14 @@ class MarginalProjector:
             if ratio > 3.0 or ratio < 1.0 / 3.0:
                 ratio = min(max(ratio, 1e-2), 1e2)
                 rho *= ratio
-                u /= ratio
+                np.minimum(s, 0.0, out=v)                       # u <- u / ratio
+                np.maximum(s, 0.0, out=s)
+                v *= 1.0 / ratio
+                s += v
                 if mo is not None:
-                    U /= ratio
-        state = ProjectorState(r=r.copy(), z=z, u=u, rho=rho)
+                    S = X + (S - X) / ratio
+                a_vec, b_vec = self._update_coefficients(wr, rho)
+        state = ProjectorState(r=r.copy(), z=np.maximum(s, 0.0), u=np.minimum(s, 0.0), rho=rho)
         r, theta = self.make_nonnegative(r)
         info = {"solver": "marginal-admm", "iterations": it, "converged": converged,
                 "warm_start": warm_start is not None,
@@ -279,13 +298,25 @@ class MarginalProjector:
                       {**info, "value": r})
         return r, info, state
 
-    def _theta(self, t: np.ndarray, total: float) -> float:
-        """Smallest mixing weight with the uniform tables that makes the tables ``t`` non-negative."""
-        neg = t < 0
-        if not np.any(neg):
-            return 0.0
-        uni = total * self._uniform
-        return float(np.max(-t[neg] / (uni[neg] - t[neg])))
+    def _update_coefficients(self, wr: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
+        """``a = w c~ / (w + rho d)`` and ``b = rho / (w + rho d)``: the closed-form residual step is ``a + b g``."""
+        b = rho / (self.w + rho * self.d)
+        return wr * (b / rho), b
+
+    def _theta(self, t: np.ndarray, total: float, inv_uni: np.ndarray | None = None,
+               out: np.ndarray | None = None) -> float:
+        """Smallest mixing weight with the uniform tables that makes the tables ``t`` non-negative.
+
+        With ``q = t / u`` (``u`` the uniform tables of total ``total``) the weight a cell needs is
+        ``-q / (1 - q)``, increasing in ``-q``: the largest is that of the smallest ``q``.
+        """
+        if total <= 0:
+            return 0.0 if float(np.min(t)) >= 0 else 1.0
+        if inv_uni is None:
+            inv_uni = 1.0 / (total * self._uniform)
+        q = np.multiply(t, inv_uni, out=out)
+        qmin = float(np.min(q))
+        return 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
 
     def make_nonnegative(self, r: np.ndarray) -> tuple[np.ndarray, float]:
         """Mix with the uniform tables, ``c_A -> (1 - theta) c_A`` (``A != {}``), until every cell is ``>= 0``.
