@@ -56,6 +56,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from sosproj.errors import InvalidParameterError
 from sosproj.sdp.backends.admm import AdmmBackend
 from sosproj.sdp.backends.base import RawSolution
 from sosproj.sdp.cones import Cones, PSDProjector, _psd_from_eigh, ritz_block
@@ -69,6 +70,12 @@ SINGLE_PRECISION_RTOL = 1e-5
 
 #: bytes allowed for the Anderson history (two ring buffers of length-m vectors)
 ANDERSON_BYTES = 1.5e9
+
+#: projections (least-squares costs): Anderson memory and initial penalty over the ADMM's default
+#: (median of diag(P)); measured on unit-ball ``dp`` / ``boundary`` inputs, n = 16-30
+#: (docs/bench_sdp.md, "Projections with the smaller side of the spectrum")
+PROJECTION_ANDERSON = 15
+PROJECTION_RHO_FACTOR = 2.0
 
 
 class _PartialPSDProjector(PSDProjector):
@@ -288,7 +295,7 @@ class LowrankBackend(AdmmBackend):
     options = {**AdmmBackend.options, "anderson": None, "trace_bound": None, "interior": None, "gap_tol": None,
                "rounding": None, "initial": None, "cert_start": 1e-2, "cert_share": 0.2,
                "partial_min_order": PARTIAL_MIN_ORDER, "krylov_factor": 1e-2,
-               "side_min_order": SIDE_MIN_ORDER, "single_rtol": SINGLE_PRECISION_RTOL}
+               "side_min_order": SIDE_MIN_ORDER, "single_rtol": SINGLE_PRECISION_RTOL, "rho_factor": None}
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
@@ -298,8 +305,18 @@ class LowrankBackend(AdmmBackend):
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
         opts = dict(options)
+        quadratic = problem.P is not None and bool(problem.P.count_nonzero())
         if opts.get("anderson") is None:
-            opts["anderson"] = int(max(0, min(10, ANDERSON_BYTES // (16.0 * max(problem.m, 1)))))
+            memory = PROJECTION_ANDERSON if quadratic else 10
+            opts["anderson"] = int(max(0, min(memory, ANDERSON_BYTES // (16.0 * max(problem.m, 1)))))
+        rho_factor = opts.pop("rho_factor", None)
+        rho_factor = float(rho_factor) if rho_factor is not None else (PROJECTION_RHO_FACTOR if quadratic else 1.0)
+        if rho_factor <= 0.0:
+            raise InvalidParameterError("rho_factor must be positive (the initial penalty over the ADMM's default)")
+        if quadratic and opts.get("rho") is None:
+            pd = np.asarray(problem.P.diagonal(), dtype=float)
+            pd = pd[pd > 0]
+            opts["rho"] = rho_factor * float(np.median(pd)) if pd.size else rho_factor
         super().__init__(problem, tol, max_iter, time_limit, **opts)
         o = self.options
         # supports (linear costs): the positive eigenpairs only (low-rank iterates); projections
