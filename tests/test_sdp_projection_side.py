@@ -155,3 +155,29 @@ def test_smat_roundtrip_of_the_side_projection():
     side.rtol = 1e-9
     X = smat(side(svec(W)), d)
     assert np.linalg.eigvalsh(X)[0] > -1e-12 and np.linalg.eigvalsh(X - W)[0] > -1e-12
+
+
+def test_auto_routes_large_projections_to_lowrank_and_supports_to_admm(relaxations, monkeypatch):
+    from sosproj.sdp.backends import admm, estimate_memory
+    from sosproj.sdp.conic import Cones
+
+    big = Cones(zero=1, psd=(admm.AUTO_PROJECTION_LOWRANK_MIN_ORDER, 31))
+    small = Cones(zero=1, psd=(admm.AUTO_PROJECTION_LOWRANK_MIN_ORDER - 1, 31))
+    assert admm.auto_route(big, 100) == "lowrank"
+    assert admm.auto_route(big, 0) == "admm"                  # supports: unchanged
+    assert admm.auto_route(small, 100) == "admm"
+    m = big.dim
+    assert estimate_memory(m, big, 2 * m, 100, "auto") >= lowrank.LowrankBackend.estimate_memory(m, big, 2 * m, 100)
+    # through the solver at a small order (threshold lowered): the answer equals the ADMM's
+    monkeypatch.setattr(admm, "AUTO_PROJECTION_LOWRANK_MIN_ORDER", 10)
+    R = relaxations(unit_ball, 5)
+    prob = compile_projection(R, 3, _noisy_tensor(R, 2, 0.1))
+    res = solve(prob, solver="auto", tol=1e-9)
+    assert res.solver == "lowrank" and res.converged
+    ref = solve(prob, solver="admm", tol=1e-9)
+    np.testing.assert_allclose(res.x, ref.x, atol=1e-6)
+    sup = ConicSolver(compile_support(R, 3, np.ones((5, 5, 5))), "auto", tol=1e-6)
+    assert sup.name == "admm"
+    # an iteration cap hands over to SCS, warm-started, as for the ADMM
+    capped = ConicSolver(prob, "auto", tol=1e-9, max_iter=3).solve(on_fail="return")
+    assert capped.info["attempts"][0] == ("lowrank", "max_iter") and capped.solver == "scs"

@@ -131,9 +131,31 @@ def _coupled_rows(cones: Cones) -> int:
     return sum(svec_dim(d) for d in cones.psd if d < dmax) + cones.nonneg + sum(cones.soc)
 
 
+#: ``solver="auto"`` on a least-squares problem (nonzero ``P``: the projections) whose largest PSD
+#: block has at least this order runs ``"lowrank"`` (this ADMM with the smaller-side spectral
+#: projection and the projection penalty, :mod:`sosproj.sdp.backends.lowrank`) instead of
+#: ``"admm"``; measured in the same runs in docs/bench_sdp.md ("Projections with the smaller side
+#: of the spectrum"). Linear costs (supports) are routed by :mod:`sosproj.sdp.lowrank_support`.
+AUTO_PROJECTION_LOWRANK_MIN_ORDER = 400
+
+
+def auto_route(cones: Cones, nnz_P: int) -> str:
+    """The structured backend ``solver="auto"`` builds first, from sizes alone: ``"lowrank"`` for a
+    least-squares cost (``nnz_P > 0``) with a PSD block of order at least
+    :data:`AUTO_PROJECTION_LOWRANK_MIN_ORDER`, else ``"admm"``.
+
+    >>> auto_route(Cones(zero=1, psd=(496, 31)), 5456), auto_route(Cones(zero=1, psd=(496, 31)), 0)
+    ('lowrank', 'admm')
+    """
+    if nnz_P > 0 and max(cones.psd, default=0) >= AUTO_PROJECTION_LOWRANK_MIN_ORDER:
+        return "lowrank"
+    return "admm"
+
+
 def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-    """Memory estimate of ``solver="auto"``: the larger of ADMM's and SCS's (it may fall back to
-    SCS), or SCS's alone when the ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`).
+    """Memory estimate of ``solver="auto"``: the larger of the routed backend's (:func:`auto_route`:
+    ADMM or its ``lowrank`` variant) and SCS's (it may fall back to SCS), or SCS's alone when the
+    ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`).
 
     >>> from sosproj.sdp.cones import Cones
     >>> cones = Cones(zero=1, psd=(4,))
@@ -143,6 +165,10 @@ def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
     scs_bytes = ScsBackend.estimate_memory(n, cones, nnz_A, nnz_P)
     if _coupled_rows(cones) > MAX_COUPLED_ROWS:
         return int(scs_bytes)
+    if auto_route(cones, nnz_P) == "lowrank":
+        from sosproj.sdp.backends.lowrank import LowrankBackend
+
+        return int(max(LowrankBackend.estimate_memory(n, cones, nnz_A, nnz_P), scs_bytes))
     return int(max(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P), scs_bytes))
 
 
@@ -424,4 +450,5 @@ class AdmmBackend(SolverBackend):
                             "solver_res_pri": rel[0], "solver_res_dual": rel[1], "solver_gap": rel[2]})
 
 
-__all__ = ["AdmmBackend", "MAX_COUPLED_ROWS", "DEFAULT_MAX_ITER", "auto_memory"]
+__all__ = ["AdmmBackend", "MAX_COUPLED_ROWS", "DEFAULT_MAX_ITER", "AUTO_PROJECTION_LOWRANK_MIN_ORDER", "auto_memory",
+           "auto_route"]

@@ -299,8 +299,14 @@ class LowrankBackend(AdmmBackend):
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-        """The ADMM workspace plus the support certifier's copy of ``A`` and ``A'``."""
-        return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 2 * 12 * nnz_A)
+        """The ADMM workspace plus the support certifier's copy of ``A`` and ``A'``; for a least-squares
+        cost (``nnz_P > 0``) the longer Anderson history (:data:`PROJECTION_ANDERSON` pairs of length-m
+        vectors instead of the ADMM's 10) and the single-precision copy of the largest block."""
+        extra = 0
+        if nnz_P > 0:
+            dmax = max(cones.psd, default=0)
+            extra = 8 * 2 * max(0, PROJECTION_ANDERSON - 10) * cones.dim + 4 * dmax * dmax
+        return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 2 * 12 * nnz_A + extra)
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
