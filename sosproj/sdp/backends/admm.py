@@ -153,9 +153,10 @@ def auto_route(cones: Cones, nnz_P: int) -> str:
 
 
 def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-    """Memory estimate of ``solver="auto"``: the larger of the routed backend's (:func:`auto_route`:
-    ADMM or its ``lowrank`` variant) and SCS's (it may fall back to SCS), or SCS's alone when the
-    ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`).
+    """Memory estimate of ``solver="auto"``: the larger of ADMM's and SCS's (it may fall back to
+    SCS), or SCS's alone when the ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`);
+    :func:`sosproj.sdp.backends.estimate_memory` adds the ``lowrank`` variant where :func:`auto_route`
+    picks it.
 
     >>> from sosproj.sdp.cones import Cones
     >>> cones = Cones(zero=1, psd=(4,))
@@ -165,10 +166,6 @@ def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
     scs_bytes = ScsBackend.estimate_memory(n, cones, nnz_A, nnz_P)
     if _coupled_rows(cones) > MAX_COUPLED_ROWS:
         return int(scs_bytes)
-    if auto_route(cones, nnz_P) == "lowrank":
-        from sosproj.sdp.backends.lowrank import LowrankBackend
-
-        return int(max(LowrankBackend.estimate_memory(n, cones, nnz_A, nnz_P), scs_bytes))
     return int(max(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P), scs_bytes))
 
 
