@@ -176,14 +176,15 @@ def side_share_limit(d: int, single: bool) -> float:
 
     Both run the same tridiagonal reduction (:math:`\tfrac43 d^3`); ``syevd`` then forms all
     eigenvectors, MRRR only ``k`` of them, at a higher cost per vector. Measured on the dev box
-    (random symmetric matrices, ``benchmarks/results_sdp/proj3_eig_costs.txt``): break-even at
-    :math:`k/d` about 0.15 (order 496) and 0.29 (order 1,326) in double precision, 0.28 and 0.45 in
-    single precision; interpolated linearly in :math:`\log d` and clipped.
+    (random symmetric matrices, ``benchmarks/eig_costs.py``, output in
+    ``benchmarks/results_sdp/proj3/eig_costs.txt``): break-even at :math:`k/d` about 0.2 (order 496)
+    and 0.3 (order 1,326) in double precision, 0.25 and 0.4 in single precision; interpolated
+    linearly in :math:`\log d` and clipped.
 
     >>> side_share_limit(496, False) < side_share_limit(1326, False) < side_share_limit(1326, True)
     True
     """
-    lo, hi = (0.28, 0.45) if single else (0.15, 0.29)
+    lo, hi = (0.25, 0.4) if single else (0.2, 0.3)
     t = float(np.clip(np.log(max(d, 2) / 496.0) / np.log(1326.0 / 496.0), 0.0, 1.0))
     return lo + t * (hi - lo)
 
