@@ -1,0 +1,12 @@
+#!/bin/sh
+# Projection benchmark of branch proj3 (commit 1b41853, run from a snapshot of that commit), one BLAS thread.
+# n = 50 dp once, then boundary n = 30 three times; admm vs lowrank in the same run.
+set -x
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+uptime
+python benchmarks/moment_projection.py --regime dp --system unit_ball --n 50 --solvers admm lowrank \
+    --timeout 3000 --json dp50.json
+uptime
+python benchmarks/moment_projection.py --regime boundary --system unit_ball --n 30 --solvers admm lowrank \
+    'lowrank:{"rho_factor": 1, "anderson": 10}' --repeat 3 --repeat-max-n 30 --timeout 1200 --json boundary30.json
+uptime
