@@ -10,3 +10,8 @@ uptime
 python benchmarks/moment_projection.py --regime boundary --system unit_ball --n 30 --solvers admm lowrank \
     'lowrank:{"rho_factor": 1, "anderson": 10}' --repeat 3 --repeat-max-n 30 --timeout 1200 --json boundary30.json
 uptime
+
+# Added after the run above (commit 3638e73, worktree, same settings): dp n = 30, three repetitions,
+# admm vs lowrank vs auto (which routes order 496 to lowrank); output dp30_output.txt, dp30.json.
+# python benchmarks/moment_projection.py --regime dp --system unit_ball --n 30 --solvers admm lowrank auto \
+#     --repeat 3 --repeat-max-n 30 --timeout 1200 --json benchmarks/results_sdp/proj3/dp30.json
