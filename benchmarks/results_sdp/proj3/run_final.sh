@@ -15,3 +15,7 @@ uptime
 # admm vs lowrank vs auto (which routes order 496 to lowrank); output dp30_output.txt, dp30.json.
 # python benchmarks/moment_projection.py --regime dp --system unit_ball --n 30 --solvers admm lowrank auto \
 #     --repeat 3 --repeat-max-n 30 --timeout 1200 --json benchmarks/results_sdp/proj3/dp30.json
+
+# Rerun of boundary n = 30 on the final code (commit 03f3068, worktree): output boundary30_final_output.txt
+# python benchmarks/moment_projection.py --regime boundary --system unit_ball --n 30 --solvers admm lowrank \
+#     --repeat 3 --repeat-max-n 30 --timeout 1200 --json benchmarks/results_sdp/proj3/boundary30_final.json

@@ -29,7 +29,7 @@ BACKENDS: dict[str, str] = {
     "mosek": "sosproj.sdp.backends.mosek:MosekBackend",
     "cvxpy": "sosproj.sdp.backends.cvxpy:CvxpyBackend",
     "admm": "sosproj.sdp.backends.admm:AdmmBackend",
-    "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: partial eigh, certified stop
+    "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: certified stop; projections: auto >= 400
     "ssnal": "sosproj.sdp.backends.ssnal:SsnalBackend",          # projections: semismooth Newton AL
     "rankone": "sosproj.sdp.backends.rankone:RankOneBackend",    # supports: rank-one candidate + dual certificate
     "rankone_newton": "sosproj.sdp.backends.rankone_newton:RankOneNewtonBackend",  # + semismooth Newton polish

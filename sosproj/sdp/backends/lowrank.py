@@ -29,7 +29,9 @@ with a ten times smaller ``tol`` (up to ``max_iter`` / ``time_limit``); the stat
 always reported. With an interior point the returned ``x`` is the **repaired, exactly feasible**
 point or the rounded Dirac point, whichever is better (so the reported objective is a certified
 primal value; ``extra["repaired_mix"]`` is the mixing weight), not the last ADMM iterate.
-Without ``trace_bound`` the backend behaves like ``"admm"`` with partial eigendecompositions.
+Without ``trace_bound`` the backend behaves like ``"admm"`` with partial eigendecompositions; on
+projections (least-squares costs) it projects from the smaller side of the spectrum with the
+projection penalty and Anderson memory (:class:`LowrankBackend`, docs/sdp.md section 14).
 
 References: Burer & Monteiro (2003) for low-rank SDP; the partial-eigendecomposition ADMM
 follows the observation of SDPNAL+/ManiSDP that only the positive spectrum of the
@@ -290,6 +292,13 @@ class LowrankBackend(AdmmBackend):
     ``cert_start`` (residual level from which certificates are tried), ``cert_share`` (largest
     share of the run time spent certifying), ``partial_min_order``, ``krylov_factor``; and the
     ADMM options (``anderson`` defaults to what fits :data:`ANDERSON_BYTES`).
+
+    Projections (a least-squares cost, ``P != 0``; docs/sdp.md section 14): blocks of order at
+    least ``side_min_order`` use :class:`_SidePSDProjector` (the smaller side of the spectrum,
+    float32 while the residual level is at least ``single_rtol``), the Anderson memory defaults to
+    :data:`PROJECTION_ANDERSON` and the initial penalty to ``rho_factor`` (default
+    :data:`PROJECTION_RHO_FACTOR`) times the ADMM's (the median of ``diag(P)``); an explicit ``rho``
+    wins. Linear costs (supports) are unchanged by these options.
     """
 
     name = "lowrank"
