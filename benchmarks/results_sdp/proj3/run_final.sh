@@ -19,3 +19,7 @@ uptime
 # Rerun of boundary n = 30 on the final code (commit 03f3068, worktree): output boundary30_final_output.txt
 # python benchmarks/moment_projection.py --regime boundary --system unit_ball --n 30 --solvers admm lowrank \
 #     --repeat 3 --repeat-max-n 30 --timeout 1200 --json benchmarks/results_sdp/proj3/boundary30_final.json
+
+# Rerun of dp n = 50 on the final code (commit dfbf9a9, worktree): output dp50_final_output.txt
+# python benchmarks/moment_projection.py --regime dp --system unit_ball --n 50 --solvers admm lowrank \
+#     --timeout 3000 --json benchmarks/results_sdp/proj3/dp50_final.json
