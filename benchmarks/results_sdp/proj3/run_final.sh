@@ -23,3 +23,7 @@ uptime
 # Rerun of dp n = 50 on the final code (commit dfbf9a9, worktree): output dp50_final_output.txt
 # python benchmarks/moment_projection.py --regime dp --system unit_ball --n 50 --solvers admm lowrank \
 #     --timeout 3000 --json benchmarks/results_sdp/proj3/dp50_final.json
+
+# Boolean cube dp n = 30 on the final code (worktree, 18:13 UTC): output cube30_output.txt
+# python benchmarks/moment_projection.py --regime dp --system boolean_cube --n 30 --solvers admm lowrank \
+#     --repeat 3 --repeat-max-n 30 --timeout 600 --json benchmarks/results_sdp/proj3/cube30.json
