@@ -181,3 +181,21 @@ def test_auto_routes_large_projections_to_lowrank_and_supports_to_admm(relaxatio
     # an iteration cap hands over to SCS, warm-started, as for the ADMM
     capped = ConicSolver(prob, "auto", tol=1e-9, max_iter=3).solve(on_fail="return")
     assert capped.info["attempts"][0] == ("lowrank", "max_iter") and capped.solver == "scs"
+
+
+def test_warm_started_second_projection_and_bad_settings(relaxations):
+    """A workspace reused for a second input (warm start, projector state carried over) still
+    converges to the ADMM's answer; a non-positive rho_factor is refused before any work."""
+    from sosproj.errors import InvalidParameterError
+
+    R = relaxations(unit_ball, 5)
+    S = PseudoMomentSet(R, 3, solver="lowrank", tol=1e-9)
+    ref = PseudoMomentSet(R, 3, solver="admm", tol=1e-9)
+    for seed in (8, 9):
+        Y = _noisy_tensor(R, seed, 0.2)
+        P, info = S.project(Y, return_info=True)
+        assert info.converged
+        np.testing.assert_allclose(P, ref.project(Y), atol=1e-6)
+    prob = compile_projection(R, 3, _noisy_tensor(R, 8, 0.2))
+    with pytest.raises(InvalidParameterError, match="rho_factor"):
+        lowrank.LowrankBackend(prob, rho_factor=0.0)
