@@ -1,7 +1,9 @@
 """Benchmark: projecting a noisy order-3 moment tensor onto degree-4 pseudo-moment sets.
 
 Compares, in one run and on the same inputs, sosproj's structured ADMM
-(``solver="admm"``, the default through ``"auto"``), its semismooth Newton augmented
+(``solver="admm"``; ``"auto"`` runs it below order 400), its projection variant (``solver="lowrank"``:
+smaller-side spectral projection, float32 early, projection penalty; ``"auto"`` from order 400),
+its semismooth Newton augmented
 Lagrangian extension (``solver="ssnal"``, phase one ADMM then Newton-CG), direct SCS (sosproj's compiled
 conic form, native quadratic objective), direct Clarabel, and the same model
 written in cvxpy and solved by SCS (cvxpy+SCS), all at the same tolerance. Each (case,
@@ -22,6 +24,10 @@ Inputs (``--regime``):
   delta = 1e-6 and the paper's sensitivity 2/m (sigma ~ 0.0042);
 * ``boundary``: 20 atoms on the sphere plus noise 0.05: the projection lands on a
   degenerate face (the slowest case for first-order methods).
+
+A solver may carry settings as ``name:{json}`` (e.g. ``'lowrank:{"rho_factor": 1}'``); the CPU
+seconds of each case's process and the load average at its start and end are reported with the
+wall times.
 
 Usage::
 
