@@ -111,18 +111,20 @@ class _Anderson:
         k = self.count
         if k == 0:
             return Fz
-        idx = np.arange(k) if k < self.memory else np.arange(self.memory)
-        G = self.gram[np.ix_(idx, idx)].copy()
+        # the filled rows are always 0..k-1 (the ring starts at 0 and k = memory once it wraps):
+        # slices are views, where fancy indexing copied two (k x m) arrays per step
+        rows = slice(0, min(k, self.memory))
+        G = self.gram[rows, rows].copy()
         G[np.diag_indices_from(G)] += self.reg * (np.trace(G) + 1e-300)
         try:
-            gamma = np.linalg.solve(G, self.dG[idx] @ g)
+            gamma = np.linalg.solve(G, self.dG[rows] @ g)
         except np.linalg.LinAlgError:
             self.reset()
             return Fz
         if not np.all(np.isfinite(gamma)):
             self.reset()
             return Fz
-        return Fz - gamma @ self.dF[idx]
+        return Fz - gamma @ self.dF[rows]
 
 
 def _coupled_rows(cones: Cones) -> int:
