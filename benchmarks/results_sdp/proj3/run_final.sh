@@ -27,3 +27,10 @@ uptime
 # Boolean cube dp n = 30 on the final code (worktree, 18:13 UTC): output cube30_output.txt
 # python benchmarks/moment_projection.py --regime dp --system boolean_cube --n 30 --solvers admm lowrank \
 #     --repeat 3 --repeat-max-n 30 --timeout 600 --json benchmarks/results_sdp/proj3/cube30.json
+
+# Last rerun on the final code (commit 877feee: Anderson history through views, both solvers faster),
+# dp n = 50 then boundary n = 30 x3: outputs dp50_last_output.txt, boundary30_last_output.txt
+# python benchmarks/moment_projection.py --regime dp --system unit_ball --n 50 --solvers admm lowrank --timeout 3000 \
+#     --json benchmarks/results_sdp/proj3/dp50_last.json
+# python benchmarks/moment_projection.py --regime boundary --system unit_ball --n 30 --solvers admm lowrank \
+#     --repeat 3 --repeat-max-n 30 --timeout 1200 --json benchmarks/results_sdp/proj3/boundary30_last.json
