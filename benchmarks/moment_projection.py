@@ -1,7 +1,9 @@
 """Benchmark: projecting a noisy order-3 moment tensor onto degree-4 pseudo-moment sets.
 
 Compares, in one run and on the same inputs, sosproj's structured ADMM
-(``solver="admm"``, the default through ``"auto"``), its semismooth Newton augmented
+(``solver="admm"``; ``"auto"`` runs it below order 400), its projection variant (``solver="lowrank"``:
+smaller-side spectral projection, float32 early, projection penalty; ``"auto"`` from order 400),
+its semismooth Newton augmented
 Lagrangian extension (``solver="ssnal"``, phase one ADMM then Newton-CG), direct SCS (sosproj's compiled
 conic form, native quadratic objective), direct Clarabel, and the same model
 written in cvxpy and solved by SCS (cvxpy+SCS), all at the same tolerance. Each (case,
@@ -22,6 +24,10 @@ Inputs (``--regime``):
   delta = 1e-6 and the paper's sensitivity 2/m (sigma ~ 0.0042);
 * ``boundary``: 20 atoms on the sphere plus noise 0.05: the projection lands on a
   degenerate face (the slowest case for first-order methods).
+
+A solver may carry settings as ``name:{json}`` (e.g. ``'lowrank:{"rho_factor": 1}'``); the CPU
+seconds of each case's process and the load average at its start and end are reported with the
+wall times.
 
 Usage::
 
@@ -96,20 +102,26 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
 
     R, ro, Y = make_input(system, n, regime)
     out = {"system": system, "n": n, "order": R.psd_blocks[0].order, "n_moments": R.n_moments,
-           "solver": solver, "regime": regime}
-    if solver in ("scs", "clarabel", "admm", "ssnal"):
+           "solver": solver, "regime": regime, "load_start": os.getloadavg()[0]}
+    # "name" or "name:{json settings}" (e.g. lowrank:{"rho_factor": 1, "anderson": 10})
+    name, _, spec = solver.partition(":")
+    settings = json.loads(spec) if spec else {}
+    c0 = time.process_time()
+    if name in ("scs", "clarabel", "admm", "ssnal", "lowrank", "auto"):
         t0 = time.perf_counter()
-        prob = compile_projection(R, 3, Y, solver=solver)
-        ws = ConicSolver(prob, solver, tol=tol, time_limit=time_limit)
+        prob = compile_projection(R, 3, Y, solver=name)
+        ws = ConicSolver(prob, name, tol=tol, time_limit=time_limit, **settings)
         t1 = time.perf_counter()
         res = ws.solve(on_fail="return")
         t2 = time.perf_counter()
+        out["backend"] = res.solver
         y = res.x
         out.update(build=t1 - t0, solve=t2 - t1, iterations=res.iterations, status=res.status,
                    pres=res.primal_residual, dres=res.dual_residual, gap=res.duality_gap)
         # ssnal's phases: ADMM iterations, Newton steps, CG iterations, multiplier updates, final penalty
         out.update({key: float(val) for key, val in res.info.items()
-                    if solver == "ssnal" and (key.startswith("ssnal_") or key in ("admm_iterations", "admm_time"))})
+                    if (name == "ssnal" and (key.startswith("ssnal_") or key in ("admm_iterations", "admm_time")))
+                    or key.startswith("side_") or key.startswith("admm_rho")})
     else:
         t0 = time.perf_counter()
         model, yv = cvxpy_model(R, ro, Y)
@@ -128,6 +140,8 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
                    iterations=int(stats.num_iters or 0), status=model.status, pres=None, dres=None, gap=None)
         del data
     out["total"] = out["build"] + out["solve"]
+    out["cpu"] = time.process_time() - c0
+    out["load_end"] = os.getloadavg()[0]
     out["peak_mib"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
     if y is not None:
         out["X_orbits"] = np.asarray(ro(np.asarray(y))).tolist()
@@ -188,7 +202,8 @@ def main() -> None:
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
     head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
             f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"
-            f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}{'x admm':>7}{'|dX| admm':>10}")
+            f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}{'x admm':>7}{'|dX| admm':>10}{'cpu s':>9}"
+            f"{'cpu/admm':>8}{'load0':>6}{'load1':>6}")
     print(head)
     from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 
@@ -207,7 +222,9 @@ def main() -> None:
                                   args.time_limit, args.timeout, args.tol) for _ in range(reps)]
                     r = runs[0]
                     if all("total" in x for x in runs):
-                        for key in ("build", "solve", "total"):
+                        r["runs"] = [{k: x.get(k) for k in ("total", "cpu", "iterations", "status", "load_start",
+                                                             "load_end")} for x in runs]
+                        for key in ("build", "solve", "total", "cpu"):
                             r[key] = float(np.median([x[key] for x in runs]))
                         r["peak_mib"] = max(x["peak_mib"] for x in runs)
                         r["repeats"] = reps
@@ -224,6 +241,7 @@ def main() -> None:
                     r["ratio_cvxpy"] = r["total"] / cvx["total"]
                 if admm is not None and r.get("total") and "X_orbits" in r:
                     r["ratio_admm"] = r["total"] / admm["total"]
+                    r["ratio_admm_cpu"] = r["cpu"] / admm["cpu"]
                     r["diff_admm"] = float(np.max(np.abs(np.subtract(r["X_orbits"], admm["X_orbits"]))))
                 rows.append(r)
                 print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {r['solver']:<10}"
@@ -233,7 +251,9 @@ def main() -> None:
                       f"{fmt(r.get('peak_mib'), '9.0f')}{fmt(r.get('diff'), '9.1e')}{fmt(r.get('ratio'), '7.2f')}"
                       f"{fmt(r.get('ratio_cvxpy'), '7.2f')}"
                       f"{fmt(100 * r['build'] / r['solve'] if r.get('solve') else None, '9.1f')}"
-                      f"{fmt(r.get('ratio_admm'), '7.2f')}{fmt(r.get('diff_admm'), '10.1e')}",
+                      f"{fmt(r.get('ratio_admm'), '7.2f')}{fmt(r.get('diff_admm'), '10.1e')}"
+                      f"{fmt(r.get('cpu'), '9.2f')}{fmt(r.get('ratio_admm_cpu'), '8.2f')}"
+                      f"{fmt(r.get('load_start'), '6.1f')}{fmt(r.get('load_end'), '6.1f')}",
                       flush=True)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as fh:

@@ -38,11 +38,25 @@ import numpy as np
 from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
 from sosproj.policy import apply_on_fail, check_on_fail
 from sosproj.sdp.backends import BACKENDS, RawSolution, backend_class, estimate_memory
+from sosproj.sdp.backends.admm import auto_route
 from sosproj.sdp.conic import ConicProblem
 from sosproj.validation import check_memory, check_positive
 
 #: ``solver`` accepts one name or a fallback chain such as ``("scs", "clarabel")``.
 SolverSpec = str | Sequence[str]
+
+def auto_backend(problem: ConicProblem) -> str:
+    """The structured backend ``solver="auto"`` tries first on ``problem``: ``"lowrank"`` for
+    projections with a PSD block of order at least
+    :data:`~sosproj.sdp.backends.admm.AUTO_PROJECTION_LOWRANK_MIN_ORDER`, else ``"admm"`` (SCS
+    takes over when the problem lacks their structure); :func:`~sosproj.sdp.backends.admm.auto_route`.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from sosproj.sdp.conic import ConicProblem, Cones
+    >>> auto_backend(ConicProblem(None, np.ones(1), sp.csc_matrix([[-1.0]]), np.zeros(1), Cones(nonneg=1)))
+    'admm'
+    """
+    return auto_route(problem.cones, problem.P.count_nonzero() if problem.P is not None else 0)
 
 
 @dataclass(frozen=True)
@@ -118,7 +132,8 @@ class ConicSolver:
     estimate, :func:`~sosproj.sdp.backends.estimate_memory`) before anything
     is built: the one memory check of the solver layer.
 
-    ``solver="auto"`` builds the ADMM backend (:mod:`sosproj.sdp.backends.admm`) when
+    ``solver="auto"`` builds the ADMM backend (:mod:`sosproj.sdp.backends.admm`; for projections
+    with large blocks its ``lowrank`` variant, :func:`auto_backend`) when
     the problem has its structure and SCS otherwise; when ADMM stops short of the
     tolerance (iteration cap), SCS is built and warm-started from ADMM's last point
     (``info["attempts"]`` records both; a time limit is not extended).
@@ -156,9 +171,10 @@ class ConicSolver:
         self._fallback: Any = None
         self.structure_note: str | None = None
         if name == "auto":
+            route = auto_backend(problem)
             try:
-                self._backend = backend_class("admm")(problem, **self._args)
-                self.name = "admm"
+                self._backend = backend_class(route)(problem, **self._args)
+                self.name = route
             except SolverNotAvailableError as exc:     # no diagonal structure: SCS directly
                 self.structure_note = str(exc)
                 self._backend = self._scs(problem)
@@ -194,7 +210,7 @@ class ConicSolver:
             ws = tuple(np.asarray(v, dtype=float) for v in warm_start)  # type: ignore[assignment]
         raw = self._backend.solve(q=q, warm_start=ws)
         result = self._check(raw, self.name)
-        if (not result.converged and self.requested == "auto" and self.name == "admm"
+        if (not result.converged and self.requested == "auto" and self.name in ("admm", "lowrank")
                 and result.status in ("max_iter", "unconverged", "inaccurate", "error")):
             result = self._fall_back(raw, result)
         if result.converged and result.x is not None and result.y_dual is not None and result.s is not None:
@@ -206,14 +222,14 @@ class ConicSolver:
         return backend_class("scs")(problem, **{key: self._args[key] for key in ("tol", "max_iter", "time_limit")})
 
     def _fall_back(self, raw: RawSolution, first: SolveResult) -> SolveResult:
-        """``solver="auto"``: SCS, warm-started from ADMM's last point."""
+        """``solver="auto"``: SCS, warm-started from the ADMM's (``admm`` or ``lowrank``) last point."""
         if self._fallback is None:
             self._fallback = self._scs(self.problem.with_data(q=self._q, offset=self._offset))
         ws = (raw.x, raw.y, raw.s) if raw.x is not None and raw.y is not None and raw.s is not None else None
         raw2 = self._fallback.solve(q=self._q, warm_start=ws)
         second = self._check(raw2, "scs")
         info = dict(second.info)
-        info["attempts"] = [("admm", first.status), ("scs", second.status)]
+        info["attempts"] = [(first.solver, first.status), ("scs", second.status)]
         info["admm_iterations"] = first.iterations
         return SolveResult(second.x, second.y_dual, second.s, second.status, second.objective,
                            second.primal_residual, second.dual_residual, second.duality_gap,
@@ -326,4 +342,4 @@ def solve(problem: ConicProblem, solver: SolverSpec = "scs", *, tol: float = 1e-
     return _apply_policy(last_result, on_fail)
 
 
-__all__ = ["solve", "SolveResult", "ConicSolver", "SolverSpec", "check_solver_name"]
+__all__ = ["solve", "SolveResult", "ConicSolver", "SolverSpec", "check_solver_name", "auto_backend"]

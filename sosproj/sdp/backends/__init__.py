@@ -29,7 +29,7 @@ BACKENDS: dict[str, str] = {
     "mosek": "sosproj.sdp.backends.mosek:MosekBackend",
     "cvxpy": "sosproj.sdp.backends.cvxpy:CvxpyBackend",
     "admm": "sosproj.sdp.backends.admm:AdmmBackend",
-    "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: partial eigh, certified stop
+    "lowrank": "sosproj.sdp.backends.lowrank:LowrankBackend",    # supports: certified stop; projections: auto >= 400
     "ssnal": "sosproj.sdp.backends.ssnal:SsnalBackend",          # projections: semismooth Newton AL
     "rankone": "sosproj.sdp.backends.rankone:RankOneBackend",    # supports: rank-one candidate + dual certificate
     "rankone_newton": "sosproj.sdp.backends.rankone_newton:RankOneNewtonBackend",  # + semismooth Newton polish
@@ -52,12 +52,17 @@ def estimate_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int, solver: str) -
     """Estimated peak bytes of a solver's workspace, from sizes alone (before building anything).
 
     ``solver`` is a backend name (its :meth:`~SolverBackend.estimate_memory`) or
-    ``"auto"`` (ADMM with SCS as fallback: :func:`sosproj.sdp.backends.admm.auto_memory`).
+    ``"auto"`` (ADMM, or its ``lowrank`` variant where :func:`~sosproj.sdp.backends.admm.auto_route`
+    picks it, with SCS as fallback: :func:`sosproj.sdp.backends.admm.auto_memory`).
     """
     if solver == "auto":
-        from sosproj.sdp.backends.admm import auto_memory
+        from sosproj.sdp.backends.admm import MAX_COUPLED_ROWS, _coupled_rows, auto_memory, auto_route
 
-        return auto_memory(n, cones, nnz_A, nnz_P)
+        est = auto_memory(n, cones, nnz_A, nnz_P)
+        route = auto_route(cones, nnz_P)
+        if route != "admm" and _coupled_rows(cones) <= MAX_COUPLED_ROWS:     # e.g. lowrank for projections
+            est = max(est, int(backend_class(route).estimate_memory(n, cones, nnz_A, nnz_P)))
+        return est
     if solver not in BACKENDS:
         raise InvalidParameterError(f"solver must be 'auto' or one of {', '.join(map(repr, BACKENDS))}; "
                                     f"got {solver!r}")

@@ -111,18 +111,20 @@ class _Anderson:
         k = self.count
         if k == 0:
             return Fz
-        idx = np.arange(k) if k < self.memory else np.arange(self.memory)
-        G = self.gram[np.ix_(idx, idx)].copy()
+        # the filled rows are always 0..k-1 (the ring starts at 0 and k = memory once it wraps):
+        # slices are views, where fancy indexing copied two (k x m) arrays per step
+        rows = slice(0, min(k, self.memory))
+        G = self.gram[rows, rows].copy()
         G[np.diag_indices_from(G)] += self.reg * (np.trace(G) + 1e-300)
         try:
-            gamma = np.linalg.solve(G, self.dG[idx] @ g)
+            gamma = np.linalg.solve(G, self.dG[rows] @ g)
         except np.linalg.LinAlgError:
             self.reset()
             return Fz
         if not np.all(np.isfinite(gamma)):
             self.reset()
             return Fz
-        return Fz - gamma @ self.dF[idx]
+        return Fz - gamma @ self.dF[rows]
 
 
 def _coupled_rows(cones: Cones) -> int:
@@ -131,9 +133,32 @@ def _coupled_rows(cones: Cones) -> int:
     return sum(svec_dim(d) for d in cones.psd if d < dmax) + cones.nonneg + sum(cones.soc)
 
 
+#: ``solver="auto"`` on a least-squares problem (nonzero ``P``: the projections) whose largest PSD
+#: block has at least this order runs ``"lowrank"`` (this ADMM with the smaller-side spectral
+#: projection and the projection penalty, :mod:`sosproj.sdp.backends.lowrank`) instead of
+#: ``"admm"``; measured in the same runs in docs/bench_sdp.md ("Projections with the smaller side
+#: of the spectrum"). Linear costs (supports) are routed by :mod:`sosproj.sdp.lowrank_support`.
+AUTO_PROJECTION_LOWRANK_MIN_ORDER = 400
+
+
+def auto_route(cones: Cones, nnz_P: int) -> str:
+    """The structured backend ``solver="auto"`` builds first, from sizes alone: ``"lowrank"`` for a
+    least-squares cost (``nnz_P > 0``) with a PSD block of order at least
+    :data:`AUTO_PROJECTION_LOWRANK_MIN_ORDER`, else ``"admm"``.
+
+    >>> auto_route(Cones(zero=1, psd=(496, 31)), 5456), auto_route(Cones(zero=1, psd=(496, 31)), 0)
+    ('lowrank', 'admm')
+    """
+    if nnz_P > 0 and max(cones.psd, default=0) >= AUTO_PROJECTION_LOWRANK_MIN_ORDER:
+        return "lowrank"
+    return "admm"
+
+
 def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
     """Memory estimate of ``solver="auto"``: the larger of ADMM's and SCS's (it may fall back to
-    SCS), or SCS's alone when the ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`).
+    SCS), or SCS's alone when the ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`);
+    :func:`sosproj.sdp.backends.estimate_memory` adds the ``lowrank`` variant where :func:`auto_route`
+    picks it.
 
     >>> from sosproj.sdp.cones import Cones
     >>> cones = Cones(zero=1, psd=(4,))
@@ -424,4 +449,5 @@ class AdmmBackend(SolverBackend):
                             "solver_res_pri": rel[0], "solver_res_dual": rel[1], "solver_gap": rel[2]})
 
 
-__all__ = ["AdmmBackend", "MAX_COUPLED_ROWS", "DEFAULT_MAX_ITER", "auto_memory"]
+__all__ = ["AdmmBackend", "MAX_COUPLED_ROWS", "DEFAULT_MAX_ITER", "AUTO_PROJECTION_LOWRANK_MIN_ORDER", "auto_memory",
+           "auto_route"]

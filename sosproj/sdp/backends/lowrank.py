@@ -29,7 +29,9 @@ with a ten times smaller ``tol`` (up to ``max_iter`` / ``time_limit``); the stat
 always reported. With an interior point the returned ``x`` is the **repaired, exactly feasible**
 point or the rounded Dirac point, whichever is better (so the reported objective is a certified
 primal value; ``extra["repaired_mix"]`` is the mixing weight), not the last ADMM iterate.
-Without ``trace_bound`` the backend behaves like ``"admm"`` with partial eigendecompositions.
+Without ``trace_bound`` the backend behaves like ``"admm"`` with partial eigendecompositions; on
+projections (least-squares costs) it projects from the smaller side of the spectrum with the
+projection penalty and Anderson memory (:class:`LowrankBackend`, docs/sdp.md section 14).
 
 References: Burer & Monteiro (2003) for low-rank SDP; the partial-eigendecomposition ADMM
 follows the observation of SDPNAL+/ManiSDP that only the positive spectrum of the
@@ -56,9 +58,10 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
+from sosproj.errors import InvalidParameterError
 from sosproj.sdp.backends.admm import AdmmBackend
 from sosproj.sdp.backends.base import RawSolution
-from sosproj.sdp.cones import Cones, PSDProjector, ritz_block
+from sosproj.sdp.cones import Cones, PSDProjector, _psd_from_eigh, ritz_block
 from sosproj.sdp.conic import ConicProblem
 
 #: blocks of at least this order get the partial eigendecomposition
@@ -69,6 +72,12 @@ SINGLE_PRECISION_RTOL = 1e-5
 
 #: bytes allowed for the Anderson history (two ring buffers of length-m vectors)
 ANDERSON_BYTES = 1.5e9
+
+#: projections (least-squares costs): Anderson memory and initial penalty over the ADMM's default
+#: (median of diag(P)); measured on unit-ball ``dp`` / ``boundary`` inputs, n = 16-30
+#: (docs/bench_sdp.md, "Projections with the smaller side of the spectrum")
+PROJECTION_ANDERSON = 15
+PROJECTION_RHO_FACTOR = 2.0
 
 
 class _PartialPSDProjector(PSDProjector):
@@ -158,6 +167,113 @@ class _PartialPSDProjector(PSDProjector):
         return lam[neg:], V[:, neg:]
 
 
+#: moment-matrix order from which the partial eigendecomposition of a projection (a quadratic
+#: cost) chooses between LAPACK's divide and conquer on the whole spectrum and MRRR on one side
+SIDE_MIN_ORDER = 100
+
+
+def side_share_limit(d: int, single: bool) -> float:
+    r"""Largest share :math:`k/d` of the spectrum for which MRRR on ``k`` eigenpairs (``syevr``,
+    ``subset_by_index``) beats divide and conquer on all of them (``syevd``), one BLAS thread.
+
+    Both run the same tridiagonal reduction (:math:`\tfrac43 d^3`); ``syevd`` then forms all
+    eigenvectors, MRRR only ``k`` of them, at a higher cost per vector. Measured on the dev box
+    (random symmetric matrices, ``benchmarks/eig_costs.py``, output in
+    ``benchmarks/results_sdp/proj3/eig_costs.txt``): break-even at :math:`k/d` about 0.2 (order 496)
+    and 0.3 (order 1,326) in double precision, 0.25 and 0.4 in single precision; interpolated
+    linearly in :math:`\log d` and clipped.
+
+    >>> side_share_limit(496, False) < side_share_limit(1326, False) < side_share_limit(1326, True)
+    True
+    """
+    lo, hi = (0.25, 0.4) if single else (0.2, 0.3)
+    t = float(np.clip(np.log(max(d, 2) / 496.0) / np.log(1326.0 / 496.0), 0.0, 1.0))
+    return lo + t * (hi - lo)
+
+
+class _SidePSDProjector(PSDProjector):
+    r"""PSD projection for least-squares costs from the **smaller side** of the spectrum.
+
+    A projection's iterate has no low rank to exploit in general (``dp`` inputs: about half of
+    the eigenvalues positive; ``boundary`` inputs: a quarter), so the cheaper of
+
+    .. math::
+
+        \Pi_{\mathcal S_+}(M) = \sum_{\lambda_i > 0} \lambda_i v_i v_i^\top
+        = M - \sum_{\lambda_i < 0} \lambda_i v_i v_i^\top
+
+    is used, with the side and its size taken from the previous call (``extra`` eigenpairs of
+    margin). MRRR (``syevr`` with ``subset_by_index``) computes exactly the ``k`` eigenpairs of
+    that side when ``k/d`` is below :func:`side_share_limit`, else divide and conquer (``syevd``)
+    all of them; a block whose last eigenvalue has the wrong sign (the side grew) is recomputed
+    twice as wide. The decomposition runs in **single precision** while ``rtol`` (set by the
+    backend from its residual level) is at least ``single_rtol``: float32 ``syevd``/``syevr``
+    are about twice as fast, and their backward error (about :math:`10^{-7}\|M\|`) is then far
+    below the ADMM's current error; the projection itself is always formed in double precision.
+    Counters: ``calls``, ``single_calls``, ``subset_calls``, ``widened``.
+    """
+
+    def __init__(self, d: int, extra: int = 8, single_rtol: float = 1e-5) -> None:
+        super().__init__(d)
+        self.extra = int(extra)
+        self.single_rtol = float(single_rtol)
+        self.rtol = 1.0
+        self.n_pos = self.n_neg = d // 2
+        self.calls = self.single_calls = self.subset_calls = self.widened = 0
+
+    def __call__(self, v: np.ndarray) -> np.ndarray:
+        d = self.d
+        self.calls += 1
+        M = self.buf
+        vals = v / self.scale
+        M.flat[self.lower] = vals
+        M.flat[self.upper] = vals
+        single = self.rtol >= self.single_rtol
+        Mk = M.astype(np.float32) if single else M
+        self.single_calls += int(single)
+        positive = self.n_pos <= self.n_neg             # the side with fewer eigenvalues
+        k = min(d, (self.n_pos if positive else self.n_neg) + self.extra)
+        limit = side_share_limit(d, single)
+        lam = V = None
+        while k <= limit * d:
+            idx = [d - k, d - 1] if positive else [0, k - 1]
+            try:
+                lam, V = sla.eigh(Mk, subset_by_index=idx, driver="evr", check_finite=False)
+            except (np.linalg.LinAlgError, ValueError):
+                lam = V = None
+                break
+            self.subset_calls += 1
+            # complete when the block reaches past zero: its first (top side) or last (bottom
+            # side) eigenvalue has the other sign
+            if (lam[0] <= 0.0) if positive else (lam[-1] >= 0.0):
+                break
+            self.widened += 1
+            lam = V = None
+            k = 2 * k
+        if lam is None or V is None:
+            lam, V = sla.eigh(Mk, driver="evd", check_finite=False)
+            positive = None
+        lam = lam.astype(float, copy=False)
+        V = V.astype(float, copy=False)
+        neg = int(np.searchsorted(lam, 0.0))
+        if positive is None:                           # the whole spectrum
+            self.n_pos, self.n_neg = d - neg, neg
+            if neg == 0:
+                return v.copy()
+            if neg == d:
+                return np.zeros_like(v)
+            return _psd_from_eigh(M, lam, V, neg).flat[self.lower] * self.scale
+        if positive:
+            self.n_pos, self.n_neg = lam.size - neg, d - (lam.size - neg)
+            Vp = V[:, neg:]
+            Pm = (Vp * lam[neg:]) @ Vp.T
+        else:
+            self.n_neg, self.n_pos = neg, d - neg
+            Vn = V[:, :neg]
+            Pm = M - (Vn * lam[:neg]) @ Vn.T
+        return Pm.flat[self.lower] * self.scale
+
+
 class _Certified(Exception):
     """Raised inside the ADMM loop when a periodic certificate meets ``gap_tol``."""
 
@@ -176,27 +292,56 @@ class LowrankBackend(AdmmBackend):
     ``cert_start`` (residual level from which certificates are tried), ``cert_share`` (largest
     share of the run time spent certifying), ``partial_min_order``, ``krylov_factor``; and the
     ADMM options (``anderson`` defaults to what fits :data:`ANDERSON_BYTES`).
+
+    Projections (a least-squares cost, ``P != 0``; docs/sdp.md section 14): blocks of order at
+    least ``side_min_order`` use :class:`_SidePSDProjector` (the smaller side of the spectrum,
+    float32 while the residual level is at least ``single_rtol``), the Anderson memory defaults to
+    :data:`PROJECTION_ANDERSON` and the initial penalty to ``rho_factor`` (default
+    :data:`PROJECTION_RHO_FACTOR`) times the ADMM's (the median of ``diag(P)``); an explicit ``rho``
+    wins. Linear costs (supports) are unchanged by these options.
     """
 
     name = "lowrank"
     options = {**AdmmBackend.options, "anderson": None, "trace_bound": None, "interior": None, "gap_tol": None,
                "rounding": None, "initial": None, "cert_start": 1e-2, "cert_share": 0.2,
-               "partial_min_order": PARTIAL_MIN_ORDER, "krylov_factor": 1e-2}
+               "partial_min_order": PARTIAL_MIN_ORDER, "krylov_factor": 1e-2,
+               "side_min_order": SIDE_MIN_ORDER, "single_rtol": SINGLE_PRECISION_RTOL, "rho_factor": None}
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-        """The ADMM workspace plus the support certifier's copy of ``A`` and ``A'``."""
-        return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 2 * 12 * nnz_A)
+        """The ADMM workspace plus the support certifier's copy of ``A`` and ``A'``; for a least-squares
+        cost (``nnz_P > 0``) the longer Anderson history (:data:`PROJECTION_ANDERSON` pairs of length-m
+        vectors instead of the ADMM's 10) and the single-precision copy of the largest block."""
+        extra = 0
+        if nnz_P > 0:
+            dmax = max(cones.psd, default=0)
+            extra = 8 * 2 * max(0, PROJECTION_ANDERSON - 10) * cones.dim + 4 * dmax * dmax
+        return int(AdmmBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 2 * 12 * nnz_A + extra)
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
         opts = dict(options)
+        quadratic = problem.P is not None and bool(problem.P.count_nonzero())
         if opts.get("anderson") is None:
-            opts["anderson"] = int(max(0, min(10, ANDERSON_BYTES // (16.0 * max(problem.m, 1)))))
+            memory = PROJECTION_ANDERSON if quadratic else 10
+            opts["anderson"] = int(max(0, min(memory, ANDERSON_BYTES // (16.0 * max(problem.m, 1)))))
+        rho_factor = opts.pop("rho_factor", None)
+        rho_factor = float(rho_factor) if rho_factor is not None else (PROJECTION_RHO_FACTOR if quadratic else 1.0)
+        if rho_factor <= 0.0:
+            raise InvalidParameterError("rho_factor must be positive (the initial penalty over the ADMM's default)")
+        if quadratic and opts.get("rho") is None:
+            pd = np.asarray(problem.P.diagonal(), dtype=float)
+            pd = pd[pd > 0]
+            opts["rho"] = rho_factor * float(np.median(pd)) if pd.size else rho_factor
         super().__init__(problem, tol, max_iter, time_limit, **opts)
         o = self.options
+        # supports (linear costs): the positive eigenpairs only (low-rank iterates); projections
+        # (least squares, ``P != 0``): the smaller side of the spectrum (_SidePSDProjector)
+        self.quadratic = bool(np.any(self.p_diag))
         for d in list(self.psd_proj):
-            if d >= int(o["partial_min_order"]):
+            if self.quadratic and d >= int(o["side_min_order"]):
+                self.psd_proj[d] = _SidePSDProjector(d, single_rtol=float(o["single_rtol"]))
+            elif not self.quadratic and d >= int(o["partial_min_order"]):
                 self.psd_proj[d] = _PartialPSDProjector(d)
         self.krylov_factor = float(o["krylov_factor"])
         self.gap_tol = float(o["gap_tol"]) if o["gap_tol"] is not None else 10.0 * self.tol
@@ -239,7 +384,7 @@ class LowrankBackend(AdmmBackend):
         worst = max(rel)
         level = float(np.clip(self.krylov_factor * worst, 1e-13, 1e-3))
         for proj in self.psd_proj.values():
-            if isinstance(proj, _PartialPSDProjector):
+            if isinstance(proj, (_PartialPSDProjector, _SidePSDProjector)):
                 proj.rtol = level
         if (self.certifier is not None and worst <= self.cert_start
                 and self._cert_time <= self.cert_share * (time.perf_counter() - self._t_start)):
@@ -307,6 +452,13 @@ class LowrankBackend(AdmmBackend):
         extra["lowrank_certificate_time"] = self._cert_time
         extra["lowrank_positive_eigs"] = {d: p.n_pos for d, p in self.psd_proj.items()
                                           if isinstance(p, _PartialPSDProjector)}
+        for d, p in self.psd_proj.items():
+            if isinstance(p, _SidePSDProjector):
+                extra["lowrank_positive_eigs"][d] = p.n_pos
+                extra[f"side_calls_{d}"] = p.calls
+                extra[f"side_single_calls_{d}"] = p.single_calls
+                extra[f"side_subset_calls_{d}"] = p.subset_calls
+                extra[f"side_widened_{d}"] = p.widened
         if cert:
             extra.update({f"cert_{k}": float(v) for k, v in cert.items()})
             extra["cert_gap_tol"] = self.gap_tol

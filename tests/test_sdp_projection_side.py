@@ -1,0 +1,201 @@
+"""Projections with the smaller side of the spectrum (``solver="lowrank"`` on least-squares costs).
+
+The ``lowrank`` backend projects the PSD blocks of a projection problem with
+``_SidePSDProjector`` (MRRR on the smaller side of the spectrum, single precision while the
+ADMM is far from converged). Checked here: the projector equals a full ``eigh`` whatever the side
+and however the side's size jumps between calls; the projections equal Clarabel's / the ADMM's
+at tight tolerance and satisfy the optimality conditions (primal feasibility, the variational
+inequality against feasible points, dual feasibility and complementarity); caps, time limits and
+memory refusals are never reported as solved; supports keep the positive-side projector.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from sosproj.errors import ProjectionError, ResourceLimitError
+from sosproj.poly import unit_ball
+from sosproj.sdp.backends import lowrank
+from sosproj.sdp.compile import compile_projection, compile_support
+from sosproj.sdp.cones import PSDProjector
+from sosproj.sdp.conic import cone_violation, smat, svec
+from sosproj.sdp.solve import ConicSolver, solve
+from sosproj.sets.pseudo_moment import PseudoMomentSet
+
+
+def _random_sym(d: int, npos: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    lam = np.concatenate([-rng.uniform(0.1, 2.0, d - npos), rng.uniform(0.1, 2.0, npos)])
+    return (Q * lam) @ Q.T
+
+
+def _noisy_tensor(R, seed: int, noise: float, atoms: int = 6) -> np.ndarray:
+    """Moments of a few atoms on the sphere plus noise: a projection onto a low-rank face."""
+    rng = np.random.default_rng(seed)
+    ro = R.readout(3)
+    pts = rng.standard_normal((atoms, ro.n))
+    pts /= np.linalg.norm(pts, axis=1, keepdims=True)
+    T = ro.to_tensor(ro(R.moments_of(pts, check_support=False)))
+    return T + noise * rng.standard_normal(T.shape)
+
+
+def test_side_projector_equals_the_full_eigendecomposition():
+    """A sequence of matrices whose positive count jumps (1 -> 118 -> 4 -> 60): every call equals
+    PSDProjector; the small sides go through MRRR, a grown side is widened, not truncated; in single
+    precision the answer is within float32 accuracy."""
+    d = 120
+    side = lowrank._SidePSDProjector(d)
+    ref = PSDProjector(d)
+    side.rtol = 1e-9                                   # double precision
+    for step, npos in enumerate([1, 118, 4, 4, 60, 3, 119]):
+        v = svec(_random_sym(d, npos, seed=step))
+        np.testing.assert_allclose(side(v), ref(v), atol=1e-10)
+        assert side.n_pos == npos and side.n_neg == d - npos
+    assert side.subset_calls >= 4 and side.widened >= 1          # both sides, and a widened block
+    assert side.single_calls == 0
+    side.rtol = 1.0                                    # far from converged: single precision
+    for npos in (2, 117, 50):
+        W = _random_sym(d, npos, seed=100 + npos)
+        np.testing.assert_allclose(side(svec(W)), ref(svec(W)), atol=2e-5 * np.linalg.norm(W))
+        assert side.n_pos == npos
+    assert side.single_calls == 3
+    # a PSD and a negative definite matrix
+    for npos in (0, d):
+        v = svec(_random_sym(d, npos, seed=7))
+        np.testing.assert_allclose(side(v), ref(v), atol=1e-5)
+
+
+def test_share_limit_grows_with_the_order_and_in_single_precision():
+    assert lowrank.side_share_limit(100, False) == pytest.approx(0.2)
+    assert lowrank.side_share_limit(5000, True) == pytest.approx(0.4)
+    assert lowrank.side_share_limit(800, False) < lowrank.side_share_limit(800, True)
+
+
+def _optimality(prob, res, R, scale: float) -> None:
+    """Primal feasibility, the variational inequality against feasible points, dual cone and
+    complementarity of a projection ``res`` (x minimizes 1/2 x'Px + q'x over the feasible set iff
+    (Px + q)'(z - x) >= 0 for every feasible z)."""
+    x, s, y = res.x, res.s, res.y_dual
+    assert R.check(x, tol=1e-6).ok
+    assert cone_violation(s, prob.cones) <= 1e-8 * (1 + np.linalg.norm(s))
+    assert cone_violation(y, prob.cones, dual=True) <= 1e-8 * (1 + np.linalg.norm(y))
+    assert abs(float(s @ y)) <= 1e-6 * (1 + np.linalg.norm(s) * np.linalg.norm(y))
+    grad = prob.P @ x + prob.q
+    rng = np.random.default_rng(3)
+    n = R.readout(3).n
+    for _ in range(20):
+        pts = rng.standard_normal((4, n))
+        pts *= (rng.uniform(0, 1, (4, 1)) / np.linalg.norm(pts, axis=1, keepdims=True))
+        z = R.moments_of(pts, rng.dirichlet(np.ones(4)))          # moments of a measure on the ball
+        assert float(grad @ (z - x)) >= -1e-6 * scale
+
+
+@pytest.mark.parametrize(("n", "seed", "noise"), [(5, 0, 0.05), (6, 1, 0.3)])
+def test_projection_matches_clarabel_and_the_admm(relaxations, n, seed, noise):
+    R = relaxations(unit_ball, n)
+    prob = compile_projection(R, 3, _noisy_tensor(R, seed, noise))
+    ref = solve(prob, solver="clarabel", tol=1e-9, on_fail="return")
+    assert max(ref.primal_residual, ref.dual_residual, ref.duality_gap) < 1e-8
+    admm = solve(prob, solver="admm", tol=1e-10)
+    # side_min_order=1: the side projector on every block (the default starts at order 100)
+    res = solve(prob, solver="lowrank", tol=1e-10, side_min_order=1)
+    assert res.converged and res.solver == "lowrank"
+    assert any(k.startswith("side_calls_") for k in res.info)
+    ro = R.readout(3)
+    np.testing.assert_allclose(ro(res.x), ro(admm.x), atol=1e-7)
+    np.testing.assert_allclose(ro(res.x), ro(ref.x), atol=1e-5)
+    assert res.objective == pytest.approx(ref.objective, rel=1e-7, abs=1e-8)
+    _optimality(prob, res, R, scale=1.0 + float(np.linalg.norm(prob.q)))
+
+
+def test_through_the_set_api_single_precision_phase_included(relaxations):
+    R = relaxations(unit_ball, 6)
+    Y = _noisy_tensor(R, 5, 0.2)
+    P_admm = PseudoMomentSet(R, 3, solver="admm", tol=1e-9).project(Y)
+    S = PseudoMomentSet(R, 3, solver="lowrank", tol=1e-9)
+    P, info = S.project(Y, return_info=True)
+    assert info.converged and info.extra["relaxation_check"]
+    np.testing.assert_allclose(P, P_admm, atol=1e-6)
+    prob = compile_projection(R, 3, Y)
+    res = solve(prob, solver="lowrank", tol=1e-9, side_min_order=1)
+    d = max(prob.cones.psd)
+    assert res.info[f"side_single_calls_{d}"] >= 1           # the float32 phase ran
+    assert res.info[f"side_single_calls_{d}"] < res.info[f"side_calls_{d}"]
+
+
+def test_caps_limits_and_memory_are_never_reported_as_solved(relaxations):
+    R = relaxations(unit_ball, 5)
+    prob = compile_projection(R, 3, _noisy_tensor(R, 11, 0.3))
+    with pytest.raises(ProjectionError) as err:
+        solve(prob, solver="lowrank", tol=1e-12, max_iter=3, side_min_order=1)
+    assert err.value.info["status"] == "max_iter" and err.value.info["converged"] is False
+    res = solve(prob, solver="lowrank", tol=1e-13, time_limit=1e-9, side_min_order=1, on_fail="return")
+    assert res.status == "time_limit" and not res.converged
+    with pytest.raises(ResourceLimitError):
+        ConicSolver(prob, "lowrank", memory_limit=100)
+
+
+def test_supports_keep_the_positive_side_projector(relaxations):
+    """Linear costs (supports) are unchanged: the low-rank positive-side projector, not the side one."""
+    R = relaxations(unit_ball, 14)                  # moment order 120 >= PARTIAL_MIN_ORDER
+    sup = lowrank.LowrankBackend(compile_support(R, 3, np.ones((14, 14, 14))), tol=1e-6)
+    proj = lowrank.LowrankBackend(compile_projection(R, 3, np.ones((14, 14, 14))), tol=1e-6)
+    d = max(sup.psd_proj)
+    assert type(sup.psd_proj[d]) is lowrank._PartialPSDProjector
+    assert type(proj.psd_proj[d]) is lowrank._SidePSDProjector
+
+
+def test_smat_roundtrip_of_the_side_projection():
+    """The projection is symmetric PSD and the Moreau remainder is negative semidefinite."""
+    d = 30
+    W = _random_sym(d, 9, seed=2)
+    side = lowrank._SidePSDProjector(d)
+    side.rtol = 1e-9
+    X = smat(side(svec(W)), d)
+    assert np.linalg.eigvalsh(X)[0] > -1e-12 and np.linalg.eigvalsh(X - W)[0] > -1e-12
+
+
+def test_auto_routes_large_projections_to_lowrank_and_supports_to_admm(relaxations, monkeypatch):
+    from sosproj.sdp.backends import admm, estimate_memory
+    from sosproj.sdp.conic import Cones
+
+    big = Cones(zero=1, psd=(admm.AUTO_PROJECTION_LOWRANK_MIN_ORDER, 31))
+    small = Cones(zero=1, psd=(admm.AUTO_PROJECTION_LOWRANK_MIN_ORDER - 1, 31))
+    assert admm.auto_route(big, 100) == "lowrank"
+    assert admm.auto_route(big, 0) == "admm"                  # supports: unchanged
+    assert admm.auto_route(small, 100) == "admm"
+    m = big.dim
+    assert estimate_memory(m, big, 2 * m, 100, "auto") >= lowrank.LowrankBackend.estimate_memory(m, big, 2 * m, 100)
+    # through the solver at a small order (threshold lowered): the answer equals the ADMM's
+    monkeypatch.setattr(admm, "AUTO_PROJECTION_LOWRANK_MIN_ORDER", 10)
+    R = relaxations(unit_ball, 5)
+    prob = compile_projection(R, 3, _noisy_tensor(R, 2, 0.1))
+    res = solve(prob, solver="auto", tol=1e-9)
+    assert res.solver == "lowrank" and res.converged
+    ref = solve(prob, solver="admm", tol=1e-9)
+    np.testing.assert_allclose(res.x, ref.x, atol=1e-6)
+    sup = ConicSolver(compile_support(R, 3, np.ones((5, 5, 5))), "auto", tol=1e-6)
+    assert sup.name == "admm"
+    # an iteration cap hands over to SCS, warm-started, as for the ADMM
+    capped = ConicSolver(prob, "auto", tol=1e-9, max_iter=3).solve(on_fail="return")
+    assert capped.info["attempts"][0] == ("lowrank", "max_iter") and capped.solver == "scs"
+
+
+def test_warm_started_second_projection_and_bad_settings(relaxations):
+    """A workspace reused for a second input (warm start, projector state carried over) still
+    converges to the ADMM's answer; a non-positive rho_factor is refused before any work."""
+    from sosproj.errors import InvalidParameterError
+
+    R = relaxations(unit_ball, 5)
+    S = PseudoMomentSet(R, 3, solver="lowrank", tol=1e-9)
+    ref = PseudoMomentSet(R, 3, solver="admm", tol=1e-9)
+    for seed in (8, 9):
+        Y = _noisy_tensor(R, seed, 0.2)
+        P, info = S.project(Y, return_info=True)
+        assert info.converged
+        np.testing.assert_allclose(P, ref.project(Y), atol=1e-6)
+    prob = compile_projection(R, 3, _noisy_tensor(R, 8, 0.2))
+    with pytest.raises(InvalidParameterError, match="rho_factor"):
+        lowrank.LowrankBackend(prob, rho_factor=0.0)
