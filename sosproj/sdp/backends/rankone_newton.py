@@ -60,7 +60,7 @@ from sosproj.sdp.backends.ssnal import SsnalBackend
 from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
-from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs
+from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs, flattening_certificate
 from sosproj.sdp.support_bounds import SupportCertifier
 
 #: Douglas-Rachford cap of the rough phase
@@ -94,7 +94,7 @@ class RankOneNewtonBackend(SolverBackend):
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 1e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
-               "sigma": 3.0, "rng": 0}
+               "sigma": 3.0, "start": "flattening", "eig": "krylov", "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -120,9 +120,11 @@ class RankOneNewtonBackend(SolverBackend):
         self.rounds = int(o["rounds"])
         self.sigma = float(o["sigma"])
         if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
-                and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1):
+                and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1 and o["start"] in ("flattening", "zero")
+                and o["eig"] in ("krylov", "filter")):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
-                                        "dr_max_iter >= 0, starts >= 1")
+                                        "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
+                                        "eig 'krylov' or 'filter'")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -130,11 +132,29 @@ class RankOneNewtonBackend(SolverBackend):
         self._newton: _FaceSsnal | None = None
         self._built()
 
-    def _rough_dual(self, q: np.ndarray, pv: float, deadline: float | None) -> tuple[np.ndarray, int, str]:
+    def _start(self, q: np.ndarray, t: float) -> tuple[tuple[np.ndarray, np.ndarray] | None, float | None]:
+        """Douglas-Rachford start: the flattening certificate scaled to ``t`` (``start="flattening"``,
+        when it applies) or zero; and the flattening bound (``None`` without one)."""
+        if self.options["start"] != "flattening" or getattr(self.rounding, "k", None) != 3:
+            return None, None
+        blocks = self.rounding.R.psd_blocks
+        loc = [b for b in blocks if b.kind == "localizing"]
+        if len(loc) != 1:
+            return None, None
+        fc = flattening_certificate(self.feas, q, self.rounding.tensor(q), blocks[0].basis, loc[0].basis)
+        if fc is None:
+            return None, None
+        scale = min(1.0, t / fc.bound)
+        return (scale * fc.Z, scale * fc.yr), fc.bound
+
+    def _rough_dual(self, q: np.ndarray, pv: float, deadline: float | None
+                    ) -> tuple[np.ndarray, int, str, float | None]:
         """Douglas-Rachford to the certified gap ``dr_gap`` (the cheap screen of ``rankone`` first)."""
         feas, tb, goal = self.feas, self.certifier.trace_bound, self.dr_gap
         t = pv + 0.5 * goal * max(1.0, abs(pv))
-        screen = NegativeEigenpairs(feas.N)
+        state, flat_bound = self._start(q, t)
+        method = str(self.options["eig"])
+        screen = NegativeEigenpairs(feas.N, method=method)
 
         def check(Z: np.ndarray, yr: np.ndarray) -> bool:
             lam, _ = screen(Z, 1e-3)
@@ -145,8 +165,8 @@ class RankOneNewtonBackend(SolverBackend):
             return (-low["lower"] - pv) / max(1.0, abs(pv)) <= goal
 
         run = feas.run(q, t, max_iter=max(1, int(self.options["dr_max_iter"])), deadline=deadline, check=check,
-                       relax=1.7)
-        return run.y, run.iterations, run.status
+                       relax=1.7, state=state, neg=NegativeEigenpairs(feas.N, method=method))
+        return run.y, run.iterations, run.status, flat_bound
 
     def solve(self, q: np.ndarray | None = None,
               warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
@@ -164,8 +184,9 @@ class RankOneNewtonBackend(SolverBackend):
         if float(q @ x_origin) < float(q @ x):        # even k: the origin can be the maximizer
             x = x_origin
         pv = -float(q @ x)
-        y, dr_iter, dr_status = self._rough_dual(q, pv, deadline)
-        extra: dict[str, Any] = {"candidate": pv, "dr_iterations": dr_iter, "dr_status": dr_status}
+        y, dr_iter, dr_status, flat_bound = self._rough_dual(q, pv, deadline)
+        extra: dict[str, Any] = {"candidate": pv, "dr_iterations": dr_iter, "dr_status": dr_status,
+                                 "flattening_bound": flat_bound}
 
         def certify(yv: np.ndarray) -> tuple[float, dict[str, float]]:
             low = self.certifier.lower(q, yv)
