@@ -97,7 +97,7 @@ class NegativeEigenpairs:
     """
 
     def __init__(self, d: int, extra: int = 6, resync: int = 50, passes: int = 3,
-                 method: str = "krylov", degree: int = FILTER_DEGREE) -> None:
+                 method: str = "krylov", degree: int | None = None) -> None:
         if method not in ("krylov", "filter"):
             raise InvalidParameterError("method must be 'krylov' or 'filter' (negative eigenpairs)")
         self.d = int(d)
@@ -105,7 +105,7 @@ class NegativeEigenpairs:
         self.extra = int(extra)
         self.resync = int(resync)
         self.method = method
-        self.degree = int(degree)
+        self.degree = int(degree) if degree is not None else FILTER_DEGREE
         self.X: np.ndarray | None = None
         self.n_neg = 0
         self.calls = self.krylov_accepted = self.exact_calls = 0

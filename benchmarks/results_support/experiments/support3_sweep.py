@@ -11,6 +11,7 @@ import numpy as np
 
 from sosproj.poly import MomentRelaxation, unit_ball
 from sosproj.sdp import compile_support
+from sosproj.sdp import rankone_dual
 from sosproj.sdp.lowrank_support import support_route
 from sosproj.sdp.solve import ConicSolver
 
@@ -18,7 +19,8 @@ n, T = int(sys.argv[1]), int(sys.argv[2])
 R = MomentRelaxation(unit_ball(n), 4)
 rng = np.random.default_rng([2026, n])      # the tensors of benchmarks/support_scale.py
 Ws = [rng.standard_normal((n, n, n)) for _ in range(T)]
-print(f"# load {os.getloadavg()[0]:.1f}", flush=True)
+rankone_dual.FILTER_DEGREE = int(os.environ.get("FILTER_DEGREE", rankone_dual.FILTER_DEGREE))
+print(f"# load {os.getloadavg()[0]:.1f} filter degree {rankone_dual.FILTER_DEGREE}", flush=True)
 for cfg in sys.argv[3:]:
     start, eig, dg = cfg.split(":")
     cpus = []
