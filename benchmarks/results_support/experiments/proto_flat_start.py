@@ -13,10 +13,10 @@ import numpy as np
 
 from sosproj.poly import MomentRelaxation, unit_ball
 from sosproj.sdp import compile_support
+from sosproj.sdp.cones import svec
 from sosproj.sdp.lowrank_support import TensorRounding
 from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs
 from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
-from sosproj.sdp.cones import svec
 
 n, tensors = int(sys.argv[1]), int(sys.argv[2])
 starts = sys.argv[3:]

@@ -10,8 +10,7 @@ import time
 import numpy as np
 
 from sosproj.poly import MomentRelaxation, unit_ball
-from sosproj.sdp import compile_support
-from sosproj.sdp import rankone_dual
+from sosproj.sdp import compile_support, rankone_dual
 from sosproj.sdp.lowrank_support import support_route
 from sosproj.sdp.solve import ConicSolver
 

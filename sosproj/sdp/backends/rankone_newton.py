@@ -93,8 +93,8 @@ class RankOneNewtonBackend(SolverBackend):
 
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
-               "dr_gap": 1e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
-               "sigma": 3.0, "start": "flattening", "eig": "krylov", "rng": 0}
+               "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
+               "sigma": 3.0, "start": "flattening", "eig": "filter", "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
