@@ -1,4 +1,4 @@
-# ruff: noqa: E402, E501
+# ruff: noqa: B007, B023, E402, E501, F841
 """Issue 15 (support3): Douglas-Rachford of the rough phase started from the closed-form flattening certificate.
 
 t - p(x) = 1/2 |sqrt(c) x - B m2 / sqrt(c)|^2 + 1/(2c) m2' (a^2 D - B'B) m2 + (a + a/2 |x|^2)(1 - |x|^2),  t = a,

@@ -1,4 +1,4 @@
-# ruff: noqa: E402, E501
+# ruff: noqa: B007, B023, E402, E501, F841
 """Issue 15 (support3): where the rough Douglas-Rachford phase of rankone_newton spends its time.
 
 Usage: python proto_rough_profile.py N TENSORS [variant]   (variants: old, new)
