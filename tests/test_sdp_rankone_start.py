@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rankone_cases import tensor_case
+from rankone_cases import WrongCandidate, tensor_case
 
 from sosproj.errors import InvalidParameterError
 from sosproj.poly import MomentRelaxation, unit_ball
@@ -117,3 +117,18 @@ def test_flattening_start_on_a_larger_relaxation_is_certified():
     res = solve(prob, solver="rankone_newton", tol=1e-7, **settings)
     assert res.converged and res.info["cert_relative_gap"] <= 1e-6
     assert res.info["flattening_bound"] >= -res.info["cert_upper"] - 1e-9
+
+
+def test_wrong_candidate_falls_back_to_lowrank_when_asked():
+    n = 5
+    R, W, _ = tensor_case(n, seed=7)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, "rankone_newton", 1e-8, 3)
+    settings["rounding"] = WrongCandidate(R, 3)
+    ref = solve(prob, solver="clarabel", tol=1e-9)
+    res = solve(prob, solver="rankone_newton", tol=1e-8, dr_max_iter=50, rounds=2, fallback="lowrank", **settings)
+    assert res.converged and res.info["fallback"] == "lowrank"
+    assert abs(res.objective - ref.objective) <= 1e-6 * abs(ref.objective)
+    assert res.info["cert_lower"] <= ref.objective + 1e-8 <= res.info["cert_upper"] + 2e-8   # min form
+    with pytest.raises(InvalidParameterError):
+        solve(prob, solver="rankone_newton", tol=1e-8, fallback="scs", **settings)

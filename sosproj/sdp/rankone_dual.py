@@ -441,8 +441,10 @@ class DualFeasibility:
 
     @staticmethod
     def estimate_memory(N: int, n: int, m_rest: int) -> int:
-        """Bytes: five dense ``N x N`` matrices, the class map, and small terms."""
-        return int(8 * 5 * N * N + 8 * N * N + 8 * (4 * n + 6 * m_rest) + 32 * m_rest)
+        """Bytes: five dense ``N x N`` matrices, the class map, small terms, and four more for the
+        filtered eigenpairs (single-precision copy, blocks of up to ``N / 2`` columns) and the
+        flattening start."""
+        return int(8 * 9 * N * N + 8 * N * N + 8 * (4 * n + 6 * m_rest) + 32 * m_rest)
 
     # ------------------------------------------------------------------ operators
     def _K(self, Z: np.ndarray, yr: np.ndarray) -> np.ndarray:

@@ -53,9 +53,9 @@ from typing import Any
 
 import numpy as np
 
-from sosproj.errors import InvalidParameterError, SolverNotAvailableError
+from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
-from sosproj.sdp.backends.rankone import RankOneBackend
+from sosproj.sdp.backends.rankone import RankOneBackend, lowrank_fallback
 from sosproj.sdp.backends.ssnal import SsnalBackend
 from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
@@ -94,7 +94,7 @@ class RankOneNewtonBackend(SolverBackend):
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
-               "sigma": 3.0, "start": "flattening", "eig": "filter", "rng": 0}
+               "sigma": 3.0, "start": "flattening", "eig": "filter", "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -121,15 +121,16 @@ class RankOneNewtonBackend(SolverBackend):
         self.sigma = float(o["sigma"])
         if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
                 and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1 and o["start"] in ("flattening", "zero")
-                and o["eig"] in ("krylov", "filter")):
+                and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
-                                        "eig 'krylov' or 'filter'")
+                                        "eig 'krylov' or 'filter', fallback 'lowrank' or None")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
         self._q = problem.q
         self._newton: _FaceSsnal | None = None
+        self._fallback: Any = None
         self._built()
 
     def _start(self, q: np.ndarray, t: float) -> tuple[tuple[np.ndarray, np.ndarray] | None, float | None]:
@@ -234,6 +235,16 @@ class RankOneNewtonBackend(SolverBackend):
         extra.update({"newton_rounds": rounds, "newton_steps": newton_steps, "newton_cg": cg,
                       "partial_decompositions": blk.partial_calls if blk else 0,
                       "full_decompositions": blk.full_calls if blk else 0})
+        if status != "solved" and o["fallback"] == "lowrank" and (deadline is None or time.perf_counter() < deadline):
+            try:
+                fb = lowrank_fallback(self, x, best_y, deadline, dr_iter + newton_steps)
+            except ResourceLimitError as exc:
+                extra["fallback"] = f"refused: {exc}"
+            else:
+                extra["fallback"] = "lowrank"
+                extra.update(fb.extra)
+                return RawSolution(fb.x, fb.y, fb.s, fb.status, fb.raw_status, dr_iter + newton_steps + fb.iterations,
+                                   time.perf_counter() - t0, self.setup_time, extra)
         extra.update({f"cert_{k}": float(v) for k, v in cert.items()})
         extra["cert_gap_tol"] = self.gap_tol
         s = p.b - p.A @ x
