@@ -132,3 +132,18 @@ def test_wrong_candidate_falls_back_to_lowrank_when_asked():
     assert res.info["cert_lower"] <= ref.objective + 1e-8 <= res.info["cert_upper"] + 2e-8   # min form
     with pytest.raises(InvalidParameterError):
         solve(prob, solver="rankone_newton", tol=1e-8, fallback="scs", **settings)
+
+
+def test_auto_routes_large_tensor_supports_to_rankone_newton_with_a_certificate():
+    from sosproj.sdp import lowrank_support as ls
+    from sosproj.sets import PseudoMomentSet
+
+    n = 30
+    R = MomentRelaxation(unit_ball(n), 4)
+    assert R.psd_blocks[0].order >= ls.AUTO_RANKONE_NEWTON_MIN_ORDER
+    W = np.random.default_rng(30).standard_normal((n, n, n))
+    res = PseudoMomentSet(R, 3).support(W, solver="auto", tol=1e-7)
+    info = res.info
+    assert info["solver"] == "rankone_newton" and info["converged"]
+    assert info["certified_relative_gap"] <= 1e-6
+    assert info["lower_bound"] <= res.value <= info["upper_bound"]
