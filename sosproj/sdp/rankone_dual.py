@@ -31,7 +31,11 @@ finitely many steps when the intersection has interior points (here: :math:`\eps
   **negative** eigenpairs of the reflected iterate, a handful near a strictly complementary
   solution (the dual matrix has corank one at a rank-one optimum): :class:`NegativeEigenpairs`
   gets them from a warm-started block Krylov (Rayleigh-Ritz) step, :math:`O(N^2 k)`, with an
-  exact partial eigendecomposition as fallback. No full eigendecomposition is needed.
+  exact partial eigendecomposition as fallback. No full eigendecomposition is needed. With
+  ``method="filter"`` it applies a Chebyshev-filtered subspace iteration instead, with no cap on
+  the block: early iterates have tens to hundreds of negative eigenvalues.
+* The start can be the closed-form **flattening certificate** (:func:`flattening_certificate`)
+  of a cubic, scaled to ``t``.
 
 Nothing here is trusted: every answer is certified by
 :class:`~sosproj.sdp.support_bounds.SupportCertifier` (dual repair + verified
@@ -286,7 +290,7 @@ def flattening_certificate(feas: DualFeasibility, q: np.ndarray, T: np.ndarray, 
     an explicit SOS certificate of :math:`\max_{|x|\le1} p \le a` (Gram matrix
     :math:`\tfrac12[[aI, -B], [-B^\top, aD]]` on :math:`(x, m_2)`, positive semidefinite by the
     choice of :math:`a`; localizing Gram :math:`\operatorname{diag}(a, \tfrac a2 I)`). For Gaussian
-    tensors :math:`a` is 1.6-2.2 times the support (``n = 20``-48). It is used as the **start** of
+    tensors :math:`a` is 1.6-2.5 times the support (``n = 20``-64). It is used as the **start** of
     the Douglas-Rachford iteration, scaled to the dual value (it is then a certificate for
     :math:`t - (t/a)\,p`, and the affine projection adds the missing :math:`(1 - t/a)\,p`).
 
