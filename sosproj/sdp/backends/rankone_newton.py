@@ -90,7 +90,7 @@ class RankOneNewtonBackend(SolverBackend):
     flattening certificate scaled to the dual value, :func:`~sosproj.sdp.rankone_dual.flattening_certificate`;
     ``"zero"``: the old start), ``eig`` (``"filter"``: Chebyshev-filtered negative eigenpairs,
     ``"krylov"``: the old block Krylov tracker; the defaults measured 1.3x / 1.8x faster than
-    ``start="zero", eig="krylov", dr_gap=1e-2`` at ``n = 30`` / 48, ``docs/bench_support.md``),
+    ``start="zero", eig="krylov", dr_gap=1e-2`` at ``n = 30`` / 48, a tie at 64, ``docs/bench_support.md``),
     ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank ADMM, as
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
     ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
