@@ -5,6 +5,7 @@ says otherwise), it measures
 
 * ``rankone_newton``: ``solver="rankone_newton"`` with ``tol`` (power-method candidate, rough
   Douglas-Rachford dual, semismooth Newton polish on the face; stops at the certified gap ``10 * tol``);
+* ``rankone_newton_old``: the same with the defaults of main at 243c883 (:data:`OLD_NEWTON`);
 * ``rankone``: ``solver="rankone"`` with ``tol`` (power-method candidate + dual certificate,
   stops at the certified relative gap ``10 * tol``; falls back to ``lowrank`` without one);
 * ``lowrank``: ``solver="lowrank"`` with ``tol`` (it stops at the certified relative gap
@@ -41,6 +42,10 @@ from sosproj.sdp.lowrank_support import TensorRounding, support_route
 from sosproj.sdp.solve import ConicSolver
 from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
 
+#: the defaults of ``rankone_newton`` before issue 15's support3 session (main at 243c883): rough phase
+#: from zero, block-Krylov negative eigenpairs, rough gap 1e-2 (label ``rankone_newton_old``)
+OLD_NEWTON = {"start": "zero", "eig": "krylov", "dr_gap": 1e-2}
+
 
 def certified(cert: SupportCertifier, rounding: TensorRounding, q: np.ndarray, res) -> dict:
     if res.x is None or res.y_dual is None:
@@ -57,18 +62,21 @@ def run_one(R, W, tol: float, solvers: list[str], max_time: float) -> dict:
     rounding = TensorRounding(R, 3)
     target = 10.0 * tol
     out: dict = {}
-    if "rankone_newton" in solvers:
+    for label in ("rankone_newton", "rankone_newton_old"):
+        if label not in solvers:
+            continue
         _, settings = support_route(R, "rankone_newton", tol, 3)
         t0, c0 = time.perf_counter(), time.process_time()
-        ws = ConicSolver(prob, "rankone_newton", tol=tol, time_limit=max_time, **settings)
+        ws = ConicSolver(prob, "rankone_newton", tol=tol, time_limit=max_time, **settings,
+                         **(OLD_NEWTON if label == "rankone_newton_old" else {}))
         res = ws.solve(on_fail="return")
         t, cpu = time.perf_counter() - t0, time.process_time() - c0
         c = certified(cert, rounding, q, res)
-        out["rankone_newton"] = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status,
-                                 **{k: res.info.get(k) for k in ("dr_iterations", "newton_steps", "newton_cg",
-                                                                 "newton_rounds", "partial_decompositions",
-                                                                 "full_decompositions")},
-                                 **c}
+        out[label] = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status,
+                      **{k: res.info.get(k) for k in ("dr_iterations", "newton_steps", "newton_cg",
+                                                      "newton_rounds", "partial_decompositions",
+                                                      "full_decompositions", "flattening_bound")},
+                      **c}
     if "rankone" in solvers:
         _, settings = support_route(R, "rankone", tol, 3)
         t0, c0 = time.perf_counter(), time.process_time()

@@ -128,11 +128,19 @@ def test_auto_route_prefers_rankone_only_where_measured():
 
     small = MomentRelaxation(unit_ball(3), 4)
     assert support_route(small, "auto", 1e-7, 3)[0] == "auto"
-    big = MomentRelaxation(unit_ball(30), 4)
-    name = support_route(big, "auto", 1e-7, 3)[0]
-    expected = "rankone" if big.psd_blocks[0].order >= ls.AUTO_RANKONE_MIN_ORDER else "lowrank"
-    assert name == expected
-    assert support_route(big, "auto", 1e-7, None)[0] == "lowrank"       # no tensor order: no candidate
+    for n in (20, 30):
+        big = MomentRelaxation(unit_ball(n), 4)
+        order = big.psd_blocks[0].order
+        name, settings = support_route(big, "auto", 1e-7, 3)
+        if order >= ls.AUTO_RANKONE_NEWTON_MIN_ORDER:
+            assert name == "rankone_newton" and settings["fallback"] == "lowrank"
+        elif order >= ls.AUTO_RANKONE_MIN_ORDER:
+            assert name == "rankone" and "fallback" not in settings
+        else:
+            assert name == "lowrank"
+        assert support_route(big, "auto", 1e-7, None)[0] == ("lowrank" if order >= ls.AUTO_LOWRANK_MIN_ORDER
+                                                             else "auto")       # no tensor order: no candidate
+    assert support_route(big, "rankone_newton", 1e-7, 3)[1].get("fallback") is None    # explicit: no fallback
 
 
 def test_negative_eigenpairs_match_eigh_along_a_sequence():

@@ -38,6 +38,12 @@ AUTO_LOWRANK_MIN_ORDER = 400
 #: orders 231 and 496 (``docs/bench_support.md``); smaller orders were not measured and keep the ADMM
 AUTO_RANKONE_MIN_ORDER = 200
 
+#: from this order on ``solver="auto"`` takes ``"rankone_newton"`` (flattening start, filtered
+#: eigenpairs, Newton polish; ``fallback="lowrank"``) instead of ``"rankone"``: 1.7x faster (median
+#: CPU) at order 496 and 2.2x at 1,225 in the same run (``docs/bench_support.md``, issue 15); the
+#: orders in between 200 and 496 were not measured and keep ``"rankone"``
+AUTO_RANKONE_NEWTON_MIN_ORDER = 496
+
 #: the backends that take the rank-one candidate's settings (trace bound, interior point, rounding)
 _RANKONE_SOLVERS = ("rankone", "rankone_newton")
 
@@ -241,10 +247,11 @@ class TensorRounding:
 def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tuple[str, dict[str, Any]]:
     """Backend name and its extra settings for a support function over relaxation ``R``.
 
-    ``"rankone"`` (or ``"auto"`` with a tensor order ``k`` on a unit ball of moment order at least
-    :data:`AUTO_RANKONE_MIN_ORDER`) gets the trace bound, the interior point and a
-    :class:`TensorRounding`; ``"lowrank"`` (or ``"auto"`` from :data:`AUTO_LOWRANK_MIN_ORDER`
-    without ``k``) as before.
+    ``"rankone"`` / ``"rankone_newton"`` (or ``"auto"`` with a tensor order ``k`` on a unit ball of
+    moment order at least :data:`AUTO_RANKONE_MIN_ORDER`: ``"rankone"``, from
+    :data:`AUTO_RANKONE_NEWTON_MIN_ORDER` on ``"rankone_newton"`` with the low-rank fallback) gets the
+    trace bound, the interior point and a :class:`TensorRounding`; ``"lowrank"`` (or ``"auto"`` from
+    :data:`AUTO_LOWRANK_MIN_ORDER` without ``k``) as before.
 
     >>> from sosproj.poly import MomentRelaxation, unit_ball
     >>> support_route(MomentRelaxation(unit_ball(3), 4), "auto", 1e-7)[0]
@@ -268,9 +275,13 @@ def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tupl
                                             "unit-ball relaxation (a proven trace bound of the moment matrix); "
                                             "use solver='lowrank', 'admm' or 'scs'")
         else:
-            name = "rankone" if solver == "auto" else solver
-            return name, {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol),
-                          "rounding": rounding}
+            settings: dict[str, Any] = {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol),
+                                        "rounding": rounding}
+            if solver != "auto":
+                return solver, settings
+            if order >= AUTO_RANKONE_NEWTON_MIN_ORDER:
+                return "rankone_newton", {**settings, "fallback": "lowrank"}
+            return "rankone", settings
     if solver == "lowrank" or (solver == "auto" and order >= AUTO_LOWRANK_MIN_ORDER):
         data = _ball_data(R)
         if data is None:
@@ -278,7 +289,7 @@ def support_route(R: Any, solver: str, tol: float, k: int | None = None) -> tupl
                 raise InvalidParameterError("solver='lowrank' needs a unit-ball relaxation (a proven trace bound "
                                             "of the moment matrix); use solver='admm' or 'scs'")
             return solver, {}
-        settings: dict[str, Any] = {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol)}
+        settings = {"trace_bound": data[0], "interior": data[1], "gap_tol": 10.0 * float(tol)}
         if k is not None:
             rounding = TensorRounding(R, k)
             settings.update({"rounding": rounding, "initial": rounding.initial})

@@ -49,6 +49,10 @@ MAX_NEGATIVE = 8
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
 
+#: block Krylov passes before the exact partial eigendecomposition (each costs O(N^2 k), the
+#: exact one O(N^3))
+KRYLOV_PASSES = 3
+
 
 class PartialPsdBlock(_PsdBlock):
     """A PSD block of the semismooth Newton method computed from its negative eigenpairs (module docs).
@@ -59,7 +63,7 @@ class PartialPsdBlock(_PsdBlock):
 
     def __init__(self, d: int) -> None:
         super().__init__(d, single=False)
-        self.neg = NegativeEigenpairs(d)
+        self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES)
         self.partial = False
         self.M: np.ndarray | None = None
         self.lam_n = np.zeros(0)

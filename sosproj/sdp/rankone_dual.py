@@ -31,7 +31,11 @@ finitely many steps when the intersection has interior points (here: :math:`\eps
   **negative** eigenpairs of the reflected iterate, a handful near a strictly complementary
   solution (the dual matrix has corank one at a rank-one optimum): :class:`NegativeEigenpairs`
   gets them from a warm-started block Krylov (Rayleigh-Ritz) step, :math:`O(N^2 k)`, with an
-  exact partial eigendecomposition as fallback. No full eigendecomposition is needed.
+  exact partial eigendecomposition as fallback. No full eigendecomposition is needed. With
+  ``method="filter"`` it applies a Chebyshev-filtered subspace iteration instead, with no cap on
+  the block: early iterates have tens to hundreds of negative eigenvalues.
+* The start can be the closed-form **flattening certificate** (:func:`flattening_certificate`)
+  of a cubic, scaled to ``t``.
 
 Nothing here is trusted: every answer is certified by
 :class:`~sosproj.sdp.support_bounds.SupportCertifier` (dual repair + verified
@@ -61,8 +65,8 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 from scipy.sparse.linalg import splu
 
-from sosproj.errors import SolverNotAvailableError
-from sosproj.sdp.cones import SQRT2, project_psd_svec, ritz_block, svec_dim, svec_indices
+from sosproj.errors import InvalidParameterError, SolverNotAvailableError
+from sosproj.sdp.cones import SQRT2, project_psd_svec, ritz_block, svec, svec_dim, svec_indices
 from sosproj.sdp.conic import ConicProblem
 
 #: orders up to which the exact fallback is LAPACK's MRRR on the negative eigenvalues; Lanczos above
@@ -74,6 +78,9 @@ RTOL_MAX = 1e-3
 
 #: from this Krylov tolerance on, the exact fallback runs in single precision
 SINGLE_PRECISION_RTOL = 1e-4
+
+#: degree of the Chebyshev filter of ``NegativeEigenpairs(method="filter")``
+FILTER_DEGREE = 4
 
 
 class NegativeEigenpairs:
@@ -93,26 +100,109 @@ class NegativeEigenpairs:
     ([-1.0], [0.0, 1.0, 0.0])
     """
 
-    def __init__(self, d: int, extra: int = 6, resync: int = 50, passes: int = 3) -> None:
+    def __init__(self, d: int, extra: int = 6, resync: int = 50, passes: int = 3,
+                 method: str = "krylov", degree: int | None = None) -> None:
+        if method not in ("krylov", "filter"):
+            raise InvalidParameterError("method must be 'krylov' or 'filter' (negative eigenpairs)")
         self.d = int(d)
         self.passes = int(passes)
         self.extra = int(extra)
         self.resync = int(resync)
+        self.method = method
+        self.degree = int(degree) if degree is not None else FILTER_DEGREE
         self.X: np.ndarray | None = None
         self.n_neg = 0
-        self.calls = self.krylov_accepted = 0
+        self.calls = self.krylov_accepted = self.exact_calls = 0
+        self._top: np.ndarray | None = None        # Ritz vector of the largest eigenvalue (filter bound)
+        self._cut = 0.0                              # largest Ritz value of the last accepted block
 
     def __call__(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
         self.calls += 1
         out = None
         if self.X is not None and self.calls % self.resync != 0:
             for _ in range(self.passes):
-                out = self._krylov(M, rtol)
+                out = self._krylov(M, rtol) if self.method == "krylov" else self._filter(M, rtol)
                 if out is not None or self.X is None:
                     break
         if out is None:
+            self.exact_calls += 1
             out = self._exact(M, rtol)
         return out
+
+    def _upper(self, M: np.ndarray, steps: int = 4) -> float:
+        r"""An estimate from above of :math:`\lambda_{\max}(M)`: a few power steps from the last top
+        vector, Ritz value plus residual norm plus 10% of the spread (the filter only needs the
+        interval it damps to cover the top of the spectrum approximately)."""
+        u = self._top
+        if u is None or u.shape[0] != M.shape[0]:
+            u = np.random.default_rng(self.calls).standard_normal(M.shape[0])
+        u = u / np.linalg.norm(u)
+        for _ in range(steps):
+            w = M @ u
+            u = w / max(float(np.linalg.norm(w)), 1e-300)
+        w = M @ u
+        theta = float(u @ w)
+        if theta < 0:                             # the power method found the bottom: the top is below -theta
+            theta = -theta
+        self._top = u
+        return theta + float(np.linalg.norm(w - theta * u)) + 0.1 * abs(theta)
+
+    def _filter(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray] | None:
+        r"""One Chebyshev-filtered subspace iteration (Zhou & Saad 2007) from the last basis.
+
+        The block is multiplied by :math:`T_m((M - cI)/e)`, the Chebyshev polynomial of degree
+        ``degree`` that is bounded by one on :math:`[a, b]` (:math:`a` the largest Ritz value kept
+        last time, at least a small positive cut; :math:`b` an estimate of :math:`\lambda_{\max}`)
+        and grows fast below :math:`a`, then orthonormalized, followed by Rayleigh-Ritz. Accepted
+        as :meth:`_krylov`; single precision while ``rtol`` is at least
+        :data:`SINGLE_PRECISION_RTOL`. Cost :math:`O(N^2 k\,\text{degree})`, no cap on ``k``."""
+        X = self.X
+        assert X is not None
+        single = rtol >= SINGLE_PRECISION_RTOL
+        Mk = M.astype(np.float32) if single else M
+        Xk = X.astype(Mk.dtype, copy=False)
+        k = X.shape[1]
+        b = self._upper(M)
+        a = max(self._cut, 1e-3 * b)
+        if a >= b:
+            return None
+        c, e = 0.5 * (a + b), 0.5 * (b - a)
+        Y0 = Xk
+        Y1 = (Mk @ Xk - c * Xk) * (1.0 / e)
+        for _ in range(1, self.degree):
+            Y2 = (Mk @ Y1 - c * Y1) * (2.0 / e) - Y0
+            Y0, Y1 = Y1, Y2
+            nrm = float(np.abs(Y1).max())
+            if nrm > 1e15:                        # rescale (the recurrence is linear)
+                Y0, Y1 = Y0 / nrm, Y1 / nrm
+        Q, _ = np.linalg.qr(Y1)
+        MQ = Mk @ Q
+        T = Q.T @ MQ
+        theta, U = np.linalg.eigh(0.5 * (T + T.T))
+        theta = theta.astype(float)
+        n_neg = int(np.searchsorted(theta, 0.0))
+        if n_neg >= k - max(1, self.extra // 2):  # the block may miss negative eigenvalues: widen
+            kk = min(self.d, 2 * k + self.extra)
+            if kk > self.d // 2:
+                self.X = None
+                return None
+            extra = np.random.default_rng(self.calls).standard_normal((self.d, kk - k))
+            self.X = np.concatenate([(Q @ U).astype(float), extra], axis=1)
+            self._cut = 0.0
+            return None
+        Yv = (Q @ U[:, :n_neg]).astype(float)
+        if n_neg:
+            Rn = (MQ @ U[:, :n_neg]).astype(float) - Yv * theta[:n_neg]
+            if float(np.max(np.linalg.norm(Rn, axis=0))) > rtol * max(float(np.linalg.norm(M)), 1e-300):
+                self.X = (Q @ U).astype(float)  # refined basis for another pass
+                self._cut = float(theta[-1])
+                return None
+        self.krylov_accepted += 1
+        self.n_neg = n_neg
+        kk = min(self.d, n_neg + max(self.extra, n_neg // 4))
+        self.X = (Q @ U[:, :kk]).astype(float)
+        self._cut = float(theta[kk - 1]) if kk <= theta.size else 0.0
+        return theta[:n_neg], Yv
 
     def _krylov(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray] | None:
         X = self.X
@@ -135,13 +225,18 @@ class NegativeEigenpairs:
 
     def _keep(self, lam: np.ndarray, V: np.ndarray, n_neg: int) -> None:
         self.n_neg = n_neg
+        if self.method == "filter":
+            k = min(V.shape[1], n_neg + max(self.extra, n_neg // 4))
+            self.X = V[:, :k] if k > n_neg and k <= self.d // 2 else None
+            self._cut = float(lam[k - 1]) if self.X is not None and lam[k - 1] > 0 else 0.0
+            return
         k = min(self.d, n_neg + self.extra)
         self.X = V[:, :k] if V.shape[1] >= k and k <= max(16, self.d // 10) else None
 
     def _exact(self, M: np.ndarray, rtol: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
         d = self.d
-        if d <= DENSE_PARTIAL_MAX:
-            k = min(d, self.n_neg + self.extra)
+        if d <= DENSE_PARTIAL_MAX or self.method == "filter":
+            k = min(d, self.n_neg + max(self.extra, self.n_neg // 4 if self.method == "filter" else 0))
             # single precision while the iteration is far from converged (rtol well above float32's
             # accuracy): about twice as fast
             Mk = M.astype(np.float32) if rtol >= SINGLE_PRECISION_RTOL else M
@@ -165,6 +260,84 @@ class NegativeEigenpairs:
         n_neg = int(np.searchsorted(lam, 0.0))
         self._keep(lam, V, n_neg)
         return lam[:n_neg], V[:, :n_neg]
+
+
+@dataclass(frozen=True)
+class FlatteningCertificate:
+    r"""A closed-form dual certificate of a cubic support function on the unit ball (see
+    :func:`flattening_certificate`): the Gram matrix ``Z`` of the moment block, the localizing
+    multiplier ``yr`` (the other rows, as in :class:`DualFeasibility`) and the value ``bound``."""
+
+    bound: float
+    Z: np.ndarray
+    yr: np.ndarray
+
+
+def flattening_certificate(feas: DualFeasibility, q: np.ndarray, T: np.ndarray, basis: np.ndarray,
+                           loc_basis: np.ndarray, rtol: float = 1e-8) -> FlatteningCertificate | None:
+    r"""The **flattening (AM-GM) certificate** of :math:`p(x) = \langle T, x^{\otimes 3}\rangle` on the unit ball.
+
+    With :math:`m_2` the degree-2 monomials, :math:`B` the flattening of the symmetric :math:`T`
+    with :math:`p(x) = x^\top B\,m_2(x)` (:math:`B_{i,jk} = T_{ijk}` for :math:`j = k`,
+    :math:`2T_{ijk}` for :math:`j < k`), :math:`D = \operatorname{diag}(1, 2)` the weights of
+    :math:`|x|^4 = m_2^\top D\,m_2` and :math:`a = \|BD^{-1/2}\|_2`,
+
+    .. math::
+
+        a - p(x) = \tfrac12\bigl|\sqrt a\,x - B m_2/\sqrt a\bigr|^2
+        + \tfrac1{2a}\,m_2^\top(a^2D - B^\top B)\,m_2 + \bigl(a + \tfrac a2|x|^2\bigr)(1 - |x|^2),
+
+    an explicit SOS certificate of :math:`\max_{|x|\le1} p \le a` (Gram matrix
+    :math:`\tfrac12[[aI, -B], [-B^\top, aD]]` on :math:`(x, m_2)`, positive semidefinite by the
+    choice of :math:`a`; localizing Gram :math:`\operatorname{diag}(a, \tfrac a2 I)`). For Gaussian
+    tensors :math:`a` is 1.6-2.5 times the support (``n = 20``-64). It is used as the **start** of
+    the Douglas-Rachford iteration, scaled to the dual value (it is then a certificate for
+    :math:`t - (t/a)\,p`, and the affine projection adds the missing :math:`(1 - t/a)\,p`).
+
+    The map to the problem's rows is checked: ``None`` when the certificate is not in the affine
+    set at ``t = a`` to relative accuracy ``rtol`` (another relaxation, another basis).
+    """
+    T = np.asarray(T, dtype=float)
+    if T.ndim != 3:
+        return None
+    n = T.shape[0]
+    rows = {tuple(int(v) for v in b): r for r, b in enumerate(np.asarray(basis))}
+    zero = (0,) * n
+    unit = [tuple(int(i == j) for j in range(n)) for i in range(n)]
+    if zero not in rows or any(u not in rows for u in unit) or feas.N != len(rows):
+        return None
+    pairs = [(j, k) for j in range(n) for k in range(j, n)]
+    keys = [tuple(int(i == j) + int(i == k) for i in range(n)) for (j, k) in pairs]
+    if any(key not in rows for key in keys):
+        return None
+    j_idx = np.array([j for j, _ in pairs])
+    k_idx = np.array([k for _, k in pairs])
+    dd = np.where(j_idx == k_idx, 1.0, 2.0)
+    B = T[:, j_idx, k_idx] * dd
+    a = float(np.linalg.norm(B / np.sqrt(dd), 2))
+    if not np.isfinite(a) or a <= 0:
+        return None
+    r1 = np.array([rows[u] for u in unit])
+    r2 = np.array([rows[key] for key in keys])
+    Z = np.zeros((feas.N, feas.N))
+    Z[np.ix_(r1, r1)] = 0.5 * a * np.eye(n)
+    Z[np.ix_(r1, r2)] = -0.5 * B
+    Z[np.ix_(r2, r1)] = -0.5 * B.T
+    Z[r2, r2] = 0.5 * a * dd
+    lrows = {tuple(int(v) for v in b): r for r, b in enumerate(np.asarray(loc_basis))}
+    if len(feas.rest_blocks) != 1 or feas.rest_blocks[0][1] != len(lrows) or zero not in lrows \
+            or any(u not in lrows for u in unit) or len(lrows) != n + 1:
+        return None
+    S = np.zeros((n + 1, n + 1))
+    S[lrows[zero], lrows[zero]] = a
+    for u in unit:
+        S[lrows[u], lrows[u]] = 0.5 * a
+    yr = svec(S)
+    PZ, Pr = feas.affine(Z, yr, feas.rhs(q, a))
+    err = float(np.sqrt(np.sum((PZ - Z) ** 2) + np.sum((Pr - yr) ** 2)))
+    if err > rtol * max(1.0, float(np.sqrt(np.sum(Z * Z) + yr @ yr))):
+        return None
+    return FlatteningCertificate(a, Z, yr)
 
 
 @dataclass
@@ -272,8 +445,10 @@ class DualFeasibility:
 
     @staticmethod
     def estimate_memory(N: int, n: int, m_rest: int) -> int:
-        """Bytes: five dense ``N x N`` matrices, the class map, and small terms."""
-        return int(8 * 5 * N * N + 8 * N * N + 8 * (4 * n + 6 * m_rest) + 32 * m_rest)
+        """Bytes: five dense ``N x N`` matrices, the class map, small terms, and four more for the
+        filtered eigenpairs (single-precision copy, blocks of up to ``N / 2`` columns) and the
+        flattening start."""
+        return int(8 * 9 * N * N + 8 * N * N + 8 * (4 * n + 6 * m_rest) + 32 * m_rest)
 
     # ------------------------------------------------------------------ operators
     def _K(self, Z: np.ndarray, yr: np.ndarray) -> np.ndarray:
@@ -380,4 +555,5 @@ class DualFeasibility:
         return DualRun(self.dual_vector(t, aZ, ar), status, it, step, last, share, (zZ, zr))
 
 
-__all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX"]
+__all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX", "FlatteningCertificate",
+           "flattening_certificate"]

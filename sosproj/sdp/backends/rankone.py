@@ -60,6 +60,32 @@ from sosproj.validation import check_memory
 DEFAULT_MAX_ITER = 3000
 
 
+def lowrank_fallback(backend: Any, x: np.ndarray, y: np.ndarray, deadline: float | None, used: int) -> RawSolution:
+    """Hand a support problem whose rank-one certificate failed to the low-rank ADMM, warm-started
+    at the feasible Dirac point ``x`` and the last dual ``y``, for the remaining iterations and time.
+
+    ``backend`` is a ``rankone`` / ``rankone_newton`` backend (its ``options`` carry the trace
+    bound, interior point and rounding); the ADMM is built once (memory checked then, refused with
+    :class:`~sosproj.errors.ResourceLimitError`) and cached on ``backend._fallback``."""
+    from sosproj.sdp.backends.lowrank import LowrankBackend
+
+    o = backend.options
+    if backend._fallback is None:
+        p = backend.problem
+        check_memory(LowrankBackend.estimate_memory(p.n, p.cones, p.A.nnz, 0),
+                     f"the lowrank fallback of solver {backend.name!r} (PSD blocks of orders {list(p.cones.psd)})")
+        backend._fallback = LowrankBackend(p, tol=backend.tol, max_iter=backend.max_iter,
+                                           time_limit=backend.time_limit, trace_bound=o["trace_bound"],
+                                           interior=o["interior"], gap_tol=backend.gap_tol,
+                                           rounding=backend.rounding, initial=None)
+    fb = backend._fallback
+    if backend.max_iter:
+        fb.max_iter = max(1, backend.max_iter - used)
+    fb.time_limit = None if deadline is None else max(1e-3, deadline - time.perf_counter())
+    s = backend.problem.b - backend.problem.A @ x
+    return fb.solve(backend._q, (x, y, s))
+
+
 class RankOneBackend(SolverBackend):
     """Power method + dual Douglas-Rachford with certified stopping (see the module docs).
 
@@ -116,23 +142,7 @@ class RankOneBackend(SolverBackend):
         return self.certifier.lower(self._q, y)
 
     def _fall_back(self, x: np.ndarray, y: np.ndarray, deadline: float | None, used: int) -> RawSolution:
-        from sosproj.sdp.backends.lowrank import LowrankBackend
-
-        o = self.options
-        if self._fallback is None:
-            p = self.problem
-            check_memory(LowrankBackend.estimate_memory(p.n, p.cones, p.A.nnz, 0),
-                         f"the lowrank fallback of solver 'rankone' (PSD blocks of orders {list(p.cones.psd)})")
-            self._fallback = LowrankBackend(self.problem, tol=self.tol, max_iter=self.max_iter,
-                                            time_limit=self.time_limit, trace_bound=o["trace_bound"],
-                                            interior=o["interior"], gap_tol=self.gap_tol, rounding=self.rounding,
-                                            initial=None)
-        fb = self._fallback
-        if self.max_iter:
-            fb.max_iter = max(1, self.max_iter - used)
-        fb.time_limit = None if deadline is None else max(1e-3, deadline - time.perf_counter())
-        s = self.problem.b - self.problem.A @ x
-        return fb.solve(self._q, (x, y, s))
+        return lowrank_fallback(self, x, y, deadline, used)
 
     def solve(self, q: np.ndarray | None = None,
               warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
@@ -226,4 +236,4 @@ class RankOneBackend(SolverBackend):
 #: short alias
 Backend = RankOneBackend
 
-__all__ = ["RankOneBackend", "Backend", "DEFAULT_MAX_ITER"]
+__all__ = ["RankOneBackend", "Backend", "DEFAULT_MAX_ITER", "lowrank_fallback"]
