@@ -66,9 +66,11 @@ class PseudoMomentSet(ConvexSet):
     relaxation : a ``MomentRelaxation`` with ``k <= relaxation.degree``.
     k : tensor order.
     solver : ``"auto"`` (default: sosproj's ADMM where the relaxation has its diagonal structure,
-        as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short; support
-        functions of large unit-ball relaxations go to ``"rankone"``, see
-        :mod:`sosproj.sdp.lowrank_support`), ``"admm"``, ``"lowrank"`` (supports over the unit ball:
+        as the unit ball and the Boolean cube do, SCS otherwise or when ADMM stops short;
+        projections with a moment matrix of order >= 400 go to ``"lowrank"`` (the same ADMM with
+        partial eigendecompositions, :data:`~sosproj.sdp.backends.admm.AUTO_PROJECTION_LOWRANK_MIN_ORDER`);
+        tensor supports of unit-ball relaxations go to ``"rankone"`` from moment order 200 and to
+        ``"rankone_newton"`` from order 496, see :mod:`sosproj.sdp.lowrank_support`), ``"admm"``, ``"lowrank"`` (supports over the unit ball:
         certified stopping), ``"rankone"`` (supports over the unit ball: power-method candidate and
         a dual certificate, falling back to ``"lowrank"``), ``"scs"``, ``"clarabel"``, ``"mosek"`` or
         ``"cvxpy"`` (the reference).
@@ -152,8 +154,9 @@ class PseudoMomentSet(ConvexSet):
             squares of :func:`~sosproj.sdp.compile.compile_projection`), and the reported
             distance is the distance from ``Y`` itself.
         return_info : also return the :class:`~sosproj.sets.base.ProjectionInfo`.
-        solver : keyword, default the set's ``solver`` (``"auto"``: sosproj's ADMM, SCS where the
-            relaxation lacks its structure or ADMM stops short; also ``"admm"``, ``"scs"``,
+        solver : keyword, default the set's ``solver`` (``"auto"``: sosproj's ADMM, its partial-eigendecomposition
+            variant ``"lowrank"`` from moment order 400, SCS where the relaxation lacks its structure or the
+            ADMM stops short; also ``"lowrank"``, ``"admm"``, ``"scs"``,
             ``"clarabel"``, ``"mosek"``, ``"cvxpy"``). A workspace is compiled per solver and
             tolerance on first use and reused, warm-started, by later calls.
         tol : keyword, default the set's ``tol`` (``1e-7``): relative primal/dual residual and
