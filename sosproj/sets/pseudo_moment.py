@@ -70,9 +70,11 @@ class PseudoMomentSet(ConvexSet):
         projections with a moment matrix of order >= 400 go to ``"lowrank"`` (the same ADMM with
         partial eigendecompositions, :data:`~sosproj.sdp.backends.admm.AUTO_PROJECTION_LOWRANK_MIN_ORDER`);
         tensor supports of unit-ball relaxations go to ``"rankone"`` from moment order 200 and to
-        ``"rankone_newton"`` from order 496, see :mod:`sosproj.sdp.lowrank_support`), ``"admm"``, ``"lowrank"`` (supports over the unit ball:
-        certified stopping), ``"rankone"`` (supports over the unit ball: power-method candidate and
-        a dual certificate, falling back to ``"lowrank"``), ``"scs"``, ``"clarabel"``, ``"mosek"`` or
+        ``"rankone_newton"`` from order 496, see :mod:`sosproj.sdp.lowrank_support`), ``"admm"``,
+        ``"lowrank"`` (partial eigendecompositions; supports over the unit ball: certified stopping),
+        ``"rankone"`` (supports over the unit ball: power-method candidate and a dual certificate,
+        falling back to ``"lowrank"``), ``"rankone_newton"`` (the same candidate, a rough
+        Douglas-Rachford dual, then a semismooth Newton polish), ``"scs"``, ``"clarabel"``, ``"mosek"`` or
         ``"cvxpy"`` (the reference).
         Support values over unit-ball relaxations carry a certified interval in ``info``
         (``upper_bound``, ``lower_bound``, ``certified_relative_gap``; with ``certify=True`` also
