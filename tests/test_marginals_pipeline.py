@@ -342,7 +342,7 @@ def test_api_names_axes_binary_query_and_info():
         rb = sp.release_marginals(D, 2, epsilon=1.0, delta=1e-6, rng=0)
     assert np.isclose(rb.query([0, 1]), np.sum(D[:, 0] * D[:, 1]))
     rc = sp.release_marginals(np.array([[0, 2], [1, 1]]), 2, epsilon=1, delta=1e-6, domain={"a": 2, "b": 3},
-                              rng=0, adjacency="add-remove")
+                              rng=0, adjacency="add-remove", public_m=2)
     assert rc.info["adjacency"] == "add-remove" and () in rc.info["noise_scales"]
     with pytest.raises(InvalidParameterError, match="query"):
         rc.query([0])
@@ -429,3 +429,34 @@ def test_default_tolerance_follows_public_snr_and_options_override():
     own = mp.release(ds, 3, epsilon=50.0, delta=1e-6, rng=0, reconstruction="lnn", options={"tol": 1e-2})
     assert own.info["reconstruction_tol"] == 1e-2
     assert mp.default_tolerance(0.0) == mp.DEFAULT_TOL
+
+
+def test_add_remove_rules_never_read_the_private_record_count():
+    """Under add/remove m is private: the auto allocation needs public_m, the noise scales depend on
+    public_m only (not on the dataset's size), and the release's m is the released total."""
+    rng = np.random.default_rng(3)
+    small = rng.integers(0, 3, size=(200, 3))
+    large = rng.integers(0, 3, size=(900, 3))
+    dom = {"a": 3, "b": 3, "c": 3}
+    with pytest.raises(InvalidParameterError, match="public_m"):
+        sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, domain=dom, adjacency="add-remove", rng=0)
+    rels = [sp.release_marginals(D, 2, epsilon=1.0, delta=1e-6, domain=dom, adjacency="add-remove",
+                                 public_m=500, rng=0) for D in (small, large)]
+    assert rels[0].info["noise_scales"] == rels[1].info["noise_scales"]
+    assert rels[0].info["auto_mix"] == rels[1].info["auto_mix"]
+    assert rels[0].info["public_snr"] == rels[1].info["public_snr"]
+    for rel in rels:
+        total = float(rel.residuals[rel.layout.empty_pos])
+        assert rel.m == max(int(round(total)), 0)
+    # an explicit allocation needs no public_m; its settings come from the released total
+    rp = sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, domain=dom, adjacency="add-remove",
+                              allocation="rp", rng=0)
+    assert rp.info["auto_mix"] is None and rp.info["public_snr"] > 0
+    # replace-one: m is public; a different public_m is refused, the same one changes nothing
+    a = sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, domain=dom, rng=0)
+    b = sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, domain=dom, rng=0, public_m=200)
+    assert np.array_equal(a.residuals, b.residuals) and a.m == 200
+    with pytest.raises(InvalidParameterError, match="public_m"):
+        sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, domain=dom, rng=0, public_m=201)
+    with pytest.raises(InvalidParameterError, match="public_m"):
+        sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, method="tables", public_m=200)

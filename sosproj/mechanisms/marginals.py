@@ -202,7 +202,7 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
                       sparsity: int | None = None, on_violation: str = "truncate",
                       calibration: str = "analytic", degree: int | None = None, solver: str = "auto",
                       rng: RngLike = None, accountant: PrivacyAccountant | None = None,
-                      project_options: dict[str, Any] | None = None) -> Any:
+                      project_options: dict[str, Any] | None = None, public_m: int | None = None) -> Any:
     r"""Release every marginal of order ``<= k`` of binary data ``D`` with :math:`(\varepsilon,\delta)`-DP.
 
     Parameters
@@ -228,6 +228,10 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         input validation and before the measurement (for ``"tables"``: before the release is
         returned; a refused charge discards it).
     project_options : extra options for the projection (tolerances, ``on_fail``).
+    public_m : residual pipeline under ``adjacency="add-remove"`` only: a public number of records
+        (a declared size, never computed from the records) for the ``"auto"`` allocation, which is
+        refused without it there (``m`` is private under add/remove); see
+        :func:`sosproj.mechanisms.marginals_pipeline.release`.
 
     Returns
     -------
@@ -246,7 +250,11 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
 
         return _pipeline(D, k, epsilon=epsilon, delta=delta, domain=domain, workload=workload,
                          allocation=allocation, reconstruction=reconstruction, adjacency=adjacency,
-                         calibration=calibration, rng=rng, accountant=accountant, options=project_options)
+                         calibration=calibration, rng=rng, accountant=accountant, options=project_options,
+                         public_m=public_m)
+    if public_m is not None:
+        raise InvalidParameterError("public_m applies to the residual pipeline (method=None) under add/remove "
+                                    "adjacency; the other methods use replace-one adjacency, where m is public")
     method = check_choice(method, "method", METHODS)
     if method == "auto":
         method = resolve_method(sparsity)

@@ -775,12 +775,30 @@ RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndar
 # ====================================================================== the pipeline
 
 
+def _public_m(m: int, public_m: Any, adjacency: Adjacency) -> int | None:
+    """The number of records the rules may use: ``m`` under replace-one (public there), else ``public_m``."""
+    if public_m is not None:
+        public_m = check_int(public_m, "public_m", minimum=1)
+    if adjacency is Adjacency.REPLACE_ONE:
+        if public_m is not None and public_m != m:
+            raise InvalidParameterError("public_m must be None or the dataset's size under replace-one adjacency "
+                                        "(m is public there and used as is)")
+        return m
+    return public_m
+
+
 def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = None,
             workload: Any = None, allocation: str = "auto", reconstruction: str = "auto",
             adjacency: Any = Adjacency.REPLACE_ONE, calibration: str = "analytic", rng: RngLike = None,
             accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
-            _mix: float | None = None) -> Any:
+            public_m: int | None = None, _mix: float | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
+
+    ``public_m``: under add/remove adjacency the number of records is private, so the ``"auto"``
+    allocation (whose shape depends on the public SNR, :func:`public_snr`) needs a public value of it
+    (a declared size or bound, never computed from the records): without it ``allocation="auto"`` is
+    refused; the reconstruction's tolerance then uses the released (noisy) total, and the release's
+    ``m`` is that total. Under replace-one ``m`` is public and ``public_m`` must be ``None`` or equal it.
 
     Validation happens here, once: the records into a :class:`Dataset`, the privacy parameters
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
@@ -807,9 +825,26 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
-    snr = public_snr(ds.m, spec_args["epsilon"], layout)
+    m_pub = _public_m(ds.m, public_m, spec_args["adjacency"])
+    snr = public_snr(m_pub, spec_args["epsilon"], layout) if m_pub is not None else None
+    mix: float | None = float(_mix) if _mix is not None else None
+    if allocation == "auto" and mix is None:
+        if snr is None:
+            raise InvalidParameterError(
+                "allocation='auto' under add/remove adjacency needs public_m= (a public number of records, "
+                "e.g. a declared size: the allocation's shape depends on it and m itself is private here); "
+                "or pass allocation='rp' or 'equal-tables'")
+        mix = auto_mix(snr, rule=mix_rule(layout, reconstruction, snr))
+    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, m_pub or 0, mix=mix)
+    if accountant is not None:
+        # before the records are read: a refused charge draws no noise and releases nothing
+        accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
+                                   label=f"release_marginals[{allocation}/{reconstruction}]")
+    gen = as_generator(rng)
+    meas = measure(ds, layout, sigmas, spec, allocation, gen)
+    if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
+        snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
     rule = mix_rule(layout, reconstruction, snr)
-    mix = auto_mix(snr, rule=rule) if _mix is None else float(_mix)
     if "tol" not in opts:
         opts["tol"] = default_tolerance(snr)
         if opts["tol"] < DEFAULT_TOL:
@@ -818,13 +853,6 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         # the LNN / one-hot PSD projections of sparse categorical tables need thousands of iterations
         # to reach theta <= tol (titanic-sized tables: 1,000-5,000); the cube step keeps its own budget
         opts.setdefault("max_iter", TIGHT_MAX_ITER)
-    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, ds.m, mix=mix)
-    if accountant is not None:
-        # before the records are read: a refused charge draws no noise and releases nothing
-        accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
-                                   label=f"release_marginals[{allocation}/{reconstruction}]")
-    gen = as_generator(rng)
-    meas = measure(ds, layout, sigmas, spec, allocation, gen)
     r, rinfo = RECONSTRUCTIONS[reconstruction](meas, opts)
     info: dict[str, Any] = {
         "mechanism": "residual-marginals", "allocation": allocation, "reconstruction": reconstruction,
@@ -835,6 +863,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "public_snr": snr, "reconstruction_tol": opts["tol"],
         "reconstruction_info": rinfo, **layout.info(), **noise_info(),
     }
-    return MarginalTablesRelease(domain=ds.domain, k=int(k), workload=tuple(wl), residuals=r, m=ds.m,
+    m_out = ds.m if spec.adjacency is Adjacency.REPLACE_ONE else max(int(round(float(r[layout.empty_pos]))), 0)
+    return MarginalTablesRelease(domain=ds.domain, k=int(k), workload=tuple(wl), residuals=r, m=m_out,
                                  spec=spec, method=f"{allocation}/{reconstruction}", info=info, layout=layout)
 
