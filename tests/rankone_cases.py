@@ -22,6 +22,19 @@ def tensor_case(n: int, seed: int = 0, planted: float = 0.0):
     return R, W, v
 
 
+
+def assert_planted_certified_tight(solver: str, n: int = 8) -> None:
+    """The planted tensor ``W + 40 v^(x)3`` at ``n``: ``solver`` certifies the support tight with one
+    extracted atom at the planted direction (``|<x, v>| >= 0.99``) and a relative gap <= 1e-7."""
+    from sosproj.sets import PseudoMomentSet
+
+    R, W, v = tensor_case(n, seed=5, planted=40.0)
+    info = PseudoMomentSet(R, 3).support(W, solver=solver, tol=1e-8, certify=True).info
+    assert info["converged"] and info["tight"]
+    assert info["atoms_success"] and len(info["atoms_weights"]) == 1
+    assert abs(float(info["point"] @ v)) >= 0.99
+    assert info["upper_bound"] - info["point_value"] <= 1e-7 * abs(info["upper_bound"])
+
 class WrongCandidate(TensorRounding):
     """A rounding whose candidate is a poor point: no certificate can reach the gap."""
 

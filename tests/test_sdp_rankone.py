@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from rankone_cases import WrongCandidate, tensor_case
+from rankone_cases import WrongCandidate, assert_planted_certified_tight, tensor_case
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
@@ -60,14 +60,7 @@ def test_certified_bound_dominates_power_method_points_and_measures():
 
 
 def test_planted_tensor_is_certified_tight_at_the_planted_direction():
-    n = 8
-    R, W, v = tensor_case(n, seed=5, planted=40.0)
-    res = PseudoMomentSet(R, 3).support(W, solver="rankone", tol=1e-8, certify=True)
-    info = res.info
-    assert info["converged"] and info["tight"]
-    assert info["atoms_success"] and len(info["atoms_weights"]) == 1
-    assert abs(float(info["point"] @ v)) >= 0.99
-    assert info["upper_bound"] - info["point_value"] <= 1e-7 * abs(info["upper_bound"])
+    assert_planted_certified_tight("rankone")
 
 
 def test_no_certificate_is_never_solved_and_the_fallback_recovers():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rankone_cases import WrongCandidate, tensor_case
+from rankone_cases import WrongCandidate, assert_planted_certified_tight, tensor_case
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
@@ -91,14 +91,7 @@ def test_certificate_is_recomputed_and_dominates_points_and_measures():
 
 
 def test_planted_tensor_is_certified_tight_at_the_planted_direction():
-    n = 8
-    R, W, v = tensor_case(n, seed=5, planted=40.0)
-    res = PseudoMomentSet(R, 3).support(W, solver=SOLVER, tol=1e-8, certify=True)
-    info = res.info
-    assert info["converged"] and info["tight"]
-    assert info["atoms_success"] and len(info["atoms_weights"]) == 1
-    assert abs(float(info["point"] @ v)) >= 0.99
-    assert info["upper_bound"] - info["point_value"] <= 1e-7 * abs(info["upper_bound"])
+    assert_planted_certified_tight(SOLVER)
 
 
 def test_wrong_candidate_is_never_reported_solved_and_its_bounds_stay_valid():
