@@ -287,9 +287,13 @@ class MarginalProjector:
                 a_vec, b_vec = self._update_coefficients(wr, rho)
         state = ProjectorState(r=r.copy(), z=np.maximum(s, 0.0), u=np.minimum(s, 0.0), rho=rho)
         r, theta = self.make_nonnegative(r)
+        cert = self.certificate(rt, r, -rho * state.u) if mo is None else None
         info = {"solver": "marginal-admm", "iterations": it, "converged": converged,
                 "warm_start": warm_start is not None,
                 "primal_residual": rp, "dual_residual": rd, "rho": rho, "theta": theta,
+                "objective": cert["objective"] if cert else None,
+                "dual_objective": cert["dual_objective"] if cert else None,
+                "duality_gap": cert["duality_gap"] if cert else None,
                 "psd": mo is not None, "moment_matrix_order": mo.order if mo is not None else None,
                 "time": time.perf_counter() - t0}
         apply_on_fail(converged, on_fail,
@@ -297,6 +301,41 @@ class MarginalProjector:
                       "raise max_iter or tol (the returned tables are still non-negative and consistent)",
                       {**info, "value": r})
         return r, info, state
+
+    def certificate(self, r_noisy: np.ndarray, r: np.ndarray, lam: np.ndarray) -> dict[str, float] | None:
+        r"""Duality-gap certificate of a feasible point ``r`` of the LNN projection (``psd=False``).
+
+        With multipliers ``lam >= 0`` of the cell constraints ``B c >= 0`` the Lagrangian
+        :math:`\tfrac12\|c - \tilde c\|_W^2 - \lambda^T B c` is minimized (``c_\emptyset = m`` fixed)
+        by :math:`c(\lambda) = \tilde c + W^{-1} P B^T \lambda` (``B^T B`` and ``W`` are diagonal on the
+        residual subspace), so the dual value
+        :math:`g(\lambda) = \tfrac12\|c(\lambda) - \tilde c\|_W^2 - \lambda^T B c(\lambda)` is a lower
+        bound on the optimum ``p*`` (weak duality). For ``r`` with ``B r >= 0`` (the mixed iterate of
+        :meth:`solve`) ``p(r) >= p*``, and ``p`` is 1-strongly convex in the ``W`` norm, so
+
+        .. math:: \tfrac12\|r - c^\star\|_W^2 \le p(r) - p^\star \le p(r) - g(\lambda) = \text{gap}.
+
+        The ADMM's multipliers are ``lam = -rho u`` (scaled form). ``None`` when a non-empty set has
+        zero weight (its residual is then free and ``g = -inf`` unless ``P B^T lam`` vanishes on it).
+        """
+        w = self.w
+        nonempty = np.ones(w.shape, dtype=bool)
+        nonempty[self._empty] = False
+        if np.any(w[nonempty] <= 0):
+            return None
+        lay = self.layout
+        total = float(r_noisy[self._empty])
+        lam = np.maximum(np.asarray(lam, dtype=float), 0.0)
+        g = lay.adjoint(lam)
+        g[self._empty] = 0.0
+        c_lam = r_noisy + g / np.where(nonempty, w, 1.0)
+        c_lam[self._empty] = total
+        e = c_lam - r_noisy
+        dual = 0.5 * float(e @ (w * e)) - float(lam @ lay.forward(c_lam))
+        e = r - r_noisy
+        e[self._empty] = 0.0
+        primal = 0.5 * float(e @ (w * e))
+        return {"objective": primal, "dual_objective": dual, "duality_gap": max(primal - dual, 0.0)}
 
     def _update_coefficients(self, wr: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
         """``a = w c~ / (w + rho d)`` and ``b = rho / (w + rho d)``: the closed-form residual step is ``a + b g``."""
