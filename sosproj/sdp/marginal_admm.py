@@ -27,7 +27,9 @@ are orthogonal), so scaled ADMM on the splitting ``z = Bc``, ``X = M_2(c)``::
 
 costs two passes over the tables and one eigendecomposition per iteration. The returned
 residuals are made *exactly* non-negative by mixing with the uniform table
-(``c <- (1 - theta) c`` off the empty set), which keeps consistency and totals.
+(``c <- (1 - theta) c`` off the empty set), which keeps consistency and totals. Without the PSD
+constraint :meth:`MarginalProjector.certificate` bounds the returned point's distance to the exact
+optimum by a duality gap (the ADMM's multipliers give the Lagrangian's closed-form minimizer).
 
 References: S. Boyd et al., "Distributed optimization ... ADMM" (2011) for the iteration and the
 residual balancing of ``rho``; B. Mullins, M. Fuentes, Y. Xiao, D. Kifer, C. Musco, D. Sheldon,
