@@ -67,6 +67,7 @@ def child(case: str, eps: float, seed: int, evaluate: bool) -> dict:
     row = {"case": case, "n": ds.n, "m": ds.m, "sizes_max": int(max(ds.domain.sizes)), "eps": eps,
            "delta": 1e-9, "seed": seed, "wall_s": wall, "cpu_s": cpu, "rss_before_mb": rss_before,
            "rss_peak_mb": rss_peak, "iterations": ri.get("iterations"), "converged": ri.get("converged"),
+           "theta": ri.get("theta"), "duality_gap": ri.get("duality_gap"), "objective": ri.get("objective"),
            "psd": ri.get("psd"),
            "moment_matrix_order": ri.get("moment_matrix_order"), "cube": str(ri.get("cube")),
            "reconstruction": rel.info.get("reconstruction"), "auto_mix": rel.info.get("auto_mix")}
