@@ -1,0 +1,11 @@
+#!/bin/bash
+# Fit of the skip threshold tau (branch catrule, issue 14): synthetic shapes only (titanic-like sizes with
+# skewed / plain latent classes, and a wide categorical shape), default allocation + reconstruction, 1 seed,
+# tau = 0 (every set measured: the default before) and 0.5-5. Run from the worktree root.
+source /work/venv/bin/activate
+export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=$PWD
+R=benchmarks/results_catrule
+uptime > $R/fit_uptime.txt
+python benchmarks/catrule_study.py --shapes tit9-skew-m1k tit9-m1k cat9-wide-m1k --eps 0.03 0.1 0.3 1 3 \
+    --taus 0 0.5 1 2 3 5 --seeds 0 > $R/raw_fit.txt 2> $R/stderr_fit.txt
+uptime >> $R/fit_uptime.txt
