@@ -9,3 +9,6 @@ uptime > $R/fit_uptime.txt
 python benchmarks/catrule_study.py --shapes tit9-skew-m1k tit9-m1k cat9-wide-m1k --eps 0.03 0.1 0.3 1 3 \
     --taus 0 0.5 1 2 3 5 --seeds 0 > $R/raw_fit.txt 2> $R/stderr_fit.txt
 uptime >> $R/fit_uptime.txt
+# second pass (00:13 UTC, after the first showed the error still falling at tau = 5 for eps 1-3): tau = 8, 12
+python benchmarks/catrule_study.py --shapes tit9-skew-m1k tit9-m1k cat9-wide-m1k --eps 0.03 0.1 0.3 1 3 \
+    --taus 8 12 --seeds 0 | tail -n +2 >> $R/raw_fit.txt 2>> $R/stderr_fit.txt

@@ -516,11 +516,6 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
 # ====================================================================== measurement
 
 
-#: Strength of the estimate 0 of an unmeasured residual set in the reconstruction's metric, relative to a
-#: measurement right at the skip threshold (:meth:`Measurement.weights`).
-UNMEASURED_PRIOR = 1.0
-
-
 @dataclass(frozen=True)
 class Measurement:
     """The noisy residuals (already private) and what produced them (public)."""
@@ -531,34 +526,19 @@ class Measurement:
     spec: PrivacySpec
     allocation: str
     m_public: int | None           # m under replace-one, None under add/remove
-    skip_threshold: float = 0.0    # the threshold of measured_sets that produced the inf entries
 
     @property
     def weights(self) -> np.ndarray:
-        r"""The measurement metric per closure set: ``1 / sigma_A^2``; 0 for the unmeasured/public total.
-
-        A skipped set (``sigma_A = inf``, :func:`measured_sets`) has the estimate 0 with the weight
-        ``UNMEASURED_PRIOR * tau^2 q_A / (m^2 p_A)`` (``tau`` the skip threshold, ``m`` the released total):
-        the weight of a measurement whose :func:`set_snr` is exactly ``tau``, the largest a skipped set
-        could have had. Post-processing (public quantities and the released total only).
-        """
+        """``1 / sigma_A^2`` (the measurement metric); 0 for the unmeasured/public total and for a skipped set
+        (``sigma_A = inf``, :func:`measured_sets`: reconstructed by :func:`_reconstruct_skipped`)."""
         w = np.zeros_like(self.sigmas)
         pos = (self.sigmas > 0) & np.isfinite(self.sigmas)
         w[pos] = 1.0 / self.sigmas[pos] ** 2
-        skipped = np.flatnonzero(~np.isfinite(self.sigmas))
-        if skipped.size:
-            m = max(float(self.residuals[self.layout.empty_pos]), 1.0)
-            sizes = self.layout.sizes
-            for i in skipped:
-                A = self.layout.residual_sets[i]
-                p = math.prod((sizes[a] - 1) / sizes[a] for a in A)
-                q = math.prod(sizes[a] - 1 for a in A)
-                w[i] = UNMEASURED_PRIOR * self.skip_threshold ** 2 * q / (m * m * p)
         return w
 
 
 def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: PrivacySpec, allocation: str,
-            gen: np.random.Generator, *, skip_threshold: float = 0.0) -> Measurement:
+            gen: np.random.Generator) -> Measurement:
     """Residuals of the records plus noise (the only step that reads the records).
 
     Tables of the workload are counted from the records (``Dataset.marginal``), residuals computed
@@ -581,7 +561,7 @@ def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: Priva
     else:
         # the noisy total is the empty residual (z's entry for it is untouched by centering)
         r[layout.empty_pos] = max(float(r[layout.empty_pos]), 1.0)
-    return Measurement(layout, r, sigmas, spec, allocation, m_pub, float(skip_threshold))
+    return Measurement(layout, r, sigmas, spec, allocation, m_pub)
 
 
 # ====================================================================== reconstructions
@@ -741,7 +721,7 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
             continue
         signs = (-1.0) ** np.indices((2,) * j).sum(axis=0) if j else np.array(1.0)
         lay.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
-    cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public, meas.skip_threshold)
+    cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public)
     r2, info = _projector(cube_meas, False, options, weights)
     info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
                                                       "moment_matrix_order") if k2 in cinfo}}
@@ -908,7 +888,7 @@ def ipf_table(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray]
 
 
 def _top_residual(T: np.ndarray) -> np.ndarray:
-    """``c_A`` of a table over ``A``: the table centered along every axis (``\otimes_i P_i T``)."""
+    r"""``c_A`` of a table over ``A``: the table centered along every axis (:math:`\otimes_i P_i T`)."""
     c = np.array(T, dtype=float)
     for ax in range(c.ndim):
         c -= c.mean(axis=ax, keepdims=True)
@@ -1068,7 +1048,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
                                    label=f"release_marginals[{allocation}/{reconstruction}]")
     gen = as_generator(rng)
-    meas = measure(ds, layout, sigmas, spec, allocation, gen, skip_threshold=sens["skip_threshold"])
+    meas = measure(ds, layout, sigmas, spec, allocation, gen)
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
     rule = mix_rule(layout, reconstruction, snr)
