@@ -44,7 +44,7 @@ def t975(n: int) -> float:
 
 #: Row files of the current runs (sosproj and the linear peers), read in this order (a later prefix's row
 #: replaces an earlier one's with the same key); older files are kept, never read.
-PREFIXES = ("v4_", "v5_", "v6_")
+PREFIXES = ("v4_", "v5_", "v6_", "v7_")
 #: AIM / MST rows (written by their own runner): read whatever the prefix.
 PGM_GLOB = "pgm*.jsonl"
 

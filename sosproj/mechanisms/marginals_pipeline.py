@@ -423,15 +423,16 @@ def residual_sensitivity(layout: ResidualLayout, s: np.ndarray, adjacency: Adjac
 
 #: Threshold of the ``"auto"`` allocation's skip rule on categorical data (:func:`measured_sets`): a residual
 #: set is measured only when its public set SNR is at least this (0: every set measured, as before).
-AUTO_SKIP_SNR = 0.0
+AUTO_SKIP_SNR = 5.0
 
 
-def skip_threshold(layout: ResidualLayout, allocation: str) -> float:
-    """The skip rule's threshold for this (public) layout and allocation: :data:`AUTO_SKIP_SNR` for the
-    ``"auto"`` allocation of categorical data (some attribute with more than 2 values), else 0 (binary data
-    and the ``"rp"`` / ``"equal-tables"`` allocations measure every set)."""
+def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> float:
+    """The skip rule's threshold for this (public) layout, allocation and reconstruction: :data:`AUTO_SKIP_SNR`
+    for the ``"auto"`` allocation of categorical data (some attribute with more than 2 values), else 0
+    (binary data, the ``"rp"`` / ``"equal-tables"`` allocations and ``reconstruction="lnn-psd"``, whose
+    one-hot moment matrix needs every attribute pair, measure every set)."""
     categorical = not all(n == 2 for n in layout.sizes)
-    return AUTO_SKIP_SNR if allocation == "auto" and categorical else 0.0
+    return AUTO_SKIP_SNR if allocation == "auto" and categorical and reconstruction != "lnn-psd" else 0.0
 
 
 def set_snr(layout: ResidualLayout, sigmas: np.ndarray, m: int) -> np.ndarray:
@@ -490,16 +491,17 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
 
 
 def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, Any], m: int,
-                 *, mix: float | None = None, skip: float | None = None
+                 *, mix: float | None = None, skip: float | None = None, reconstruction: str = "auto"
                  ) -> tuple[np.ndarray, PrivacySpec, dict[str, Any]]:
     """``sigma_A`` per closure set, the privacy specification and the sensitivity report (public only).
 
     ``sigma_A = inf`` marks a set the measurement skips (:func:`measured_sets` with threshold ``skip``,
-    default :func:`skip_threshold`): it carries no noise and no data, its residual is estimated as 0.
+    default :func:`skip_threshold` of ``reconstruction``): it carries no noise and no data (its residual is 0
+    in the measurement; :func:`_reconstruct_skipped` estimates it).
     """
     adjacency = spec_args["adjacency"]
     s = allocation_shape(layout, allocation, m=m, epsilon=spec_args["epsilon"], mix=mix)
-    threshold = skip_threshold(layout, allocation) if skip is None else float(skip)
+    threshold = skip_threshold(layout, allocation, reconstruction) if skip is None else float(skip)
     keep = measured_sets(layout, s, spec_args, m, threshold)
     s = np.where(keep, s, np.inf)
     sens = residual_sensitivity(layout, s, adjacency)
@@ -1042,7 +1044,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                 "e.g. a declared size: the allocation's shape depends on it and m itself is private here); "
                 "or pass allocation='rp' or 'equal-tables'")
         mix = auto_mix(snr, rule=mix_rule(layout, reconstruction, snr))
-    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, m_pub or 0, mix=mix, skip=_skip)
+    sigmas, spec, sens = noise_scales(layout, allocation, spec_args, m_pub or 0, mix=mix, skip=_skip,
+                                      reconstruction=reconstruction)
     if accountant is not None:
         # before the records are read: a refused charge draws no noise and releases nothing
         accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
@@ -1067,8 +1070,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     info: dict[str, Any] = {
         "mechanism": "residual-marginals", "allocation": allocation, "reconstruction": reconstruction,
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
-        "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets)
-                         if (A or sigmas[i] > 0) and np.isfinite(sigmas[i])},
+        "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
         "unmeasured_sets": sens["unmeasured_sets"], "skip_threshold": sens["skip_threshold"],
         "auto_mix": mix if allocation == "auto" else None,
         "auto_mix_rule": rule if allocation == "auto" else None,
