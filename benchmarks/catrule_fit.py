@@ -14,19 +14,19 @@ import numpy as np
 
 
 def main() -> None:
-    err: dict[tuple[str, float], dict[float, list[float]]] = defaultdict(lambda: defaultdict(list))
+    err: dict[tuple[str, float], dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for f in sys.argv[1:]:
         for ln in open(f):
             if not ln.strip() or ln.startswith("shape"):
                 continue
             shape, eps, tau, _seed, e, *_ = ln.split()
-            err[(shape, float(eps))][float(tau)].append(float(e))
-    taus = sorted({t for by in err.values() for t in by})
-    print("shape eps " + " ".join(f"tau={t:g}" for t in taus) + "   (error / error at tau = 0)")
-    ratios: dict[float, list[float]] = defaultdict(list)
+            err[(shape, float(eps))][tau].append(float(e))
+    taus = sorted({t for by in err.values() for t in by}, key=lambda t: tuple(float(x) for x in t.split(",")[::-1]))
+    print("shape eps " + " ".join(f"tau={t}" for t in taus) + "   (error / error at tau = 0; tau = tau_1,tau)")
+    ratios: dict[str, list[float]] = defaultdict(list)
     for key in sorted(err):
         by = err[key]
-        base = float(np.mean(by[0.0]))
+        base = float(np.mean(by["0"]))
         row = []
         for t in taus:
             if t in by:
@@ -38,7 +38,7 @@ def main() -> None:
         print(f"{key[0]} {key[1]:g} " + " ".join(row) + f"   (tau=0: {base:.4f})")
     for t in taus:
         r = np.array(ratios[t])
-        print(f"tau {t:g}: geometric mean ratio {float(np.exp(np.log(r).mean())):.4f}, worst {r.max():.4f}, "
+        print(f"tau {t}: geometric mean ratio {float(np.exp(np.log(r).mean())):.4f}, worst {r.max():.4f}, "
               f"cells {len(r)}")
 
 

@@ -32,23 +32,30 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES))
     ap.add_argument("--eps", type=float, nargs="+", required=True)
     ap.add_argument("--taus", type=float, nargs="+", required=True)
+    ap.add_argument("--tau1", type=float, nargs="+", default=[None],
+                    help="thresholds of the 1-way sets (default: each tau)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     args = ap.parse_args()
-    print("shape eps tau seed err measured_1/2/3 converged cpu_s", flush=True)
+    print("shape eps tau(tau_1,tau) seed err measured_1/2/3 converged cpu_s", flush=True)
     for name in args.shapes:
         ds = shape_data(name)
         sets = list(itertools.combinations(range(ds.n), 3))
         truth = {w: ds.marginal(w) for w in sets}
-        for eps, seed, tau in itertools.product(args.eps, args.seeds, args.taus):
+        for eps, seed, tau, tau1 in itertools.product(args.eps, args.seeds, args.taus, args.tau1):
+            t1 = tau if tau1 is None else tau1
+            if tau == 0 and t1 != 0:
+                continue
             t0 = time.process_time()
-            rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=tau, options={"on_fail": "return"})
+            rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=(t1, tau),
+                          options={"on_fail": "return"})
             dt = time.process_time() - t0
             err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
             un = rel.info["unmeasured_sets"]
             total = {k: sum(1 for A in rel.layout.residual_sets if len(A) == k) for k in (1, 2, 3)}
             meas = "/".join(str(total[k] - sum(1 for A in un if len(A) == k)) for k in (1, 2, 3))
             conv = rel.info["reconstruction_info"].get("converged")
-            print(f"{name} {eps:g} {tau:g} {seed} {err:.5f} {meas} {conv} {dt:.1f}", flush=True)
+            label = f"{tau:g}" if t1 == tau else f"{t1:g},{tau:g}"
+            print(f"{name} {eps:g} {label} {seed} {err:.5f} {meas} {conv} {dt:.1f}", flush=True)
 
 
 if __name__ == "__main__":

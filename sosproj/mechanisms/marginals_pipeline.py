@@ -421,18 +421,19 @@ def residual_sensitivity(layout: ResidualLayout, s: np.ndarray, adjacency: Adjac
             "worst_pattern_size": int(patterns[arg].sum())}
 
 
-#: Threshold of the ``"auto"`` allocation's skip rule on categorical data (:func:`measured_sets`): a residual
-#: set is measured only when its public set SNR is at least this (0: every set measured, as before).
-AUTO_SKIP_SNR = 5.0
+#: Thresholds ``(tau_1, tau)`` of the ``"auto"`` allocation's skip rule on categorical data
+#: (:func:`measured_sets`): a residual set is measured only when its public set SNR (:func:`set_snr`) is at
+#: least ``tau_1`` (1-way sets) or ``tau`` (the others); ``(0, 0)``: every set measured, as before.
+AUTO_SKIP_SNR = (5.0, 5.0)
 
 
-def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> float:
+def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, float]:
     """The skip rule's threshold for this (public) layout, allocation and reconstruction: :data:`AUTO_SKIP_SNR`
     for the ``"auto"`` allocation of categorical data (some attribute with more than 2 values), else 0
     (binary data, the ``"rp"`` / ``"equal-tables"`` allocations and ``reconstruction="lnn-psd"``, whose
     one-hot moment matrix needs every attribute pair, measure every set)."""
     categorical = not all(n == 2 for n in layout.sizes)
-    return AUTO_SKIP_SNR if allocation == "auto" and categorical and reconstruction != "lnn-psd" else 0.0
+    return AUTO_SKIP_SNR if allocation == "auto" and categorical and reconstruction != "lnn-psd" else (0.0, 0.0)
 
 
 def set_snr(layout: ResidualLayout, sigmas: np.ndarray, m: int) -> np.ndarray:
@@ -455,13 +456,14 @@ def set_snr(layout: ResidualLayout, sigmas: np.ndarray, m: int) -> np.ndarray:
 
 
 def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], m: int,
-                  threshold: float) -> np.ndarray:
+                  threshold: float | tuple[float, float]) -> np.ndarray:
     r"""Which residual sets the measurement keeps (bool per closure set; the empty set always ``True``).
 
     Start from every set; repeat: calibrate :math:`\sigma_A = \sigma_0 s_A` on the kept sets (exact
     sensitivity, :func:`residual_sensitivity` with :math:`s_A = \infty` on the dropped ones) and drop every
     kept set that is maximal among the kept ones (no kept superset) and whose :func:`set_snr` is below
-    ``threshold``; stop when there is none, or when one non-empty set is left. The kept family stays
+    ``threshold`` (a number, or ``(tau_1, tau)``: ``tau_1`` for the 1-way sets, ``tau`` for the others); stop
+    when there is none, or when one non-empty set is left. The kept family stays
     closed under subsets (an unmeasured set's estimate extrapolates its measured subsets,
     :func:`_reconstruct_skipped`). Dropping sets lowers the sensitivity, so the kept sets' SNR only rises;
     the loop ends after at most as many rounds as sets. Public quantities only: sizes, workload, ``m``,
@@ -469,8 +471,10 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     """
     sets = layout.residual_sets
     keep = np.ones(len(sets), dtype=bool)
-    if threshold <= 0:
+    tau1, tau = (float(threshold), float(threshold)) if np.ndim(threshold) == 0 else map(float, threshold)
+    if tau1 <= 0 and tau <= 0:
         return keep
+    tau_set = np.array([tau1 if len(A) == 1 else tau for A in sets])
     s = np.asarray(s, dtype=float)
     members = [set(A) for A in sets]
     while int(keep.sum()) > 2:                      # the empty set and at least one other
@@ -481,7 +485,7 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
         maximal = np.array([keep[i] and bool(A) and not any(keep[j] and a < members[j]
                                                              for j in range(len(sets)))
                             for i, (A, a) in enumerate(zip(sets, members, strict=True))])
-        low = np.flatnonzero(maximal & (snr < threshold))
+        low = np.flatnonzero(maximal & (snr < tau_set))
         if low.size == 0:
             break
         if low.size >= int(keep.sum()) - 1:          # never drop every set: keep the best one
@@ -491,7 +495,8 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
 
 
 def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, Any], m: int,
-                 *, mix: float | None = None, skip: float | None = None, reconstruction: str = "auto"
+                 *, mix: float | None = None, skip: float | tuple[float, float] | None = None,
+                 reconstruction: str = "auto"
                  ) -> tuple[np.ndarray, PrivacySpec, dict[str, Any]]:
     """``sigma_A`` per closure set, the privacy specification and the sensitivity report (public only).
 
@@ -501,7 +506,7 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
     """
     adjacency = spec_args["adjacency"]
     s = allocation_shape(layout, allocation, m=m, epsilon=spec_args["epsilon"], mix=mix)
-    threshold = skip_threshold(layout, allocation, reconstruction) if skip is None else float(skip)
+    threshold = skip_threshold(layout, allocation, reconstruction) if skip is None else skip
     keep = measured_sets(layout, s, spec_args, m, threshold)
     s = np.where(keep, s, np.inf)
     sens = residual_sensitivity(layout, s, adjacency)
@@ -1000,7 +1005,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             workload: Any = None, allocation: str = "auto", reconstruction: str = "auto",
             adjacency: Any = Adjacency.REPLACE_ONE, calibration: str = "analytic", rng: RngLike = None,
             accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
-            public_m: int | None = None, _mix: float | None = None, _skip: float | None = None) -> Any:
+            public_m: int | None = None, _mix: float | None = None,
+            _skip: float | tuple[float, float] | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
 
     ``public_m``: under add/remove adjacency the number of records is private, so the ``"auto"``
