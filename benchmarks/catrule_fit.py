@@ -21,7 +21,11 @@ def main() -> None:
                 continue
             shape, eps, tau, _seed, e, *_ = ln.split()
             err[(shape, float(eps))][tau].append(float(e))
-    taus = sorted({t for by in err.values() for t in by}, key=lambda t: tuple(float(x) for x in t.split(",")[::-1]))
+    def order(t: str) -> tuple[float, ...]:
+        tau, _, mix = t.partition("/t=")
+        return tuple(float(x) for x in tau.split(",")[::-1]) + ((float(mix),) if mix else (-1.0,))
+
+    taus = sorted({t for by in err.values() for t in by}, key=order)
     print("shape eps " + " ".join(f"tau={t}" for t in taus) + "   (error / error at tau = 0; tau = tau_1,tau)")
     ratios: dict[str, list[float]] = defaultdict(list)
     for key in sorted(err):

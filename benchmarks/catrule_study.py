@@ -35,6 +35,8 @@ def main() -> None:
     ap.add_argument("--tau1", type=float, nargs="+", default=[None],
                     help="thresholds of the 1-way sets (default: each tau)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
+    ap.add_argument("--mix", type=float, default=None,
+                    help="the allocation's mixing weight t (default: the library's rule, auto_mix)")
     args = ap.parse_args()
     print("shape eps tau(tau_1,tau) seed err measured_1/2/3 converged cpu_s", flush=True)
     for name in args.shapes:
@@ -46,7 +48,7 @@ def main() -> None:
             if tau == 0 and t1 != 0:
                 continue
             t0 = time.process_time()
-            rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=(t1, tau),
+            rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=(t1, tau), _mix=args.mix,
                           options={"on_fail": "return"})
             dt = time.process_time() - t0
             err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
@@ -55,6 +57,7 @@ def main() -> None:
             meas = "/".join(str(total[k] - sum(1 for A in un if len(A) == k)) for k in (1, 2, 3))
             conv = rel.info["reconstruction_info"].get("converged")
             label = f"{tau:g}" if t1 == tau else f"{t1:g},{tau:g}"
+            label += "" if args.mix is None else f"/t={args.mix:g}"
             print(f"{name} {eps:g} {label} {seed} {err:.5f} {meas} {conv} {dt:.1f}", flush=True)
 
 

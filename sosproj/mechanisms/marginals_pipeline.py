@@ -7,7 +7,10 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    with isotropic Gaussian noise of scale :math:`\sigma_A = \sigma_0 s_A` on its residual
    subspace. The *shape* ``s_A`` comes from an allocation rule (:data:`ALLOCATIONS`), a function
    of public quantities only (domain sizes, workload, ``m``, epsilon, delta); :math:`\sigma_0`
-   calibrates the Gaussian mechanism to the exact sensitivity (:func:`residual_sensitivity`).
+   calibrates the Gaussian mechanism to the exact sensitivity (:func:`residual_sensitivity`). The
+   ``"auto"`` allocation of categorical data skips the sets whose public set SNR is below
+   :data:`AUTO_SKIP_SNR` (:func:`measured_sets`; ``sigma_A = inf``: no budget, no data); their
+   interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`).
 3. **Reconstruction** (post-processing, :data:`RECONSTRUCTIONS`): ``"blue"`` (ResidualPlanner's
    best linear unbiased reconstruction), ``"lnn"`` (the projection in the measurement metric onto
    consistent, locally non-negative marginals), ``"lnn-psd"`` (``"lnn"``, then ``"lnn"`` plus the
