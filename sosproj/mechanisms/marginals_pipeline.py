@@ -75,7 +75,8 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "public_snr",
            "auto_mix", "mix_rule", "MIX_RULES", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
            "binary_step", "table_metric", "block_cube_basis", "block_cube_order",
-           "noise_scales", "measure", "Measurement", "release", "parse_workload"]
+           "noise_scales", "measure", "Measurement", "release", "parse_workload",
+           "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
