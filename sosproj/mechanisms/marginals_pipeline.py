@@ -1019,6 +1019,9 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     refused; the reconstruction's tolerance then uses the released (noisy) total, and the release's
     ``m`` is that total. Under replace-one ``m`` is public and ``public_m`` must be ``None`` or equal it.
 
+    ``_mix`` / ``_skip`` (studies only) override the ``"auto"`` allocation's mixing weight and its skip
+    thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule).
+
     Validation happens here, once: the records into a :class:`Dataset`, the privacy parameters
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
     """
