@@ -157,10 +157,7 @@ def test_auto_mix_rules_shapes():
 
 @pytest.mark.parametrize("reconstruction", sorted(mp.RECONSTRUCTIONS))
 @pytest.mark.parametrize("sizes", [(2, 2, 2, 2), (2, 3, 4, 3)])
-def test_noise_off_returns_true_marginals(reconstruction, sizes, monkeypatch):
-    # every residual set measured (the skip rule, which leaves sets unmeasured whatever the noise, is
-    # tested in tests/test_marginals_skip.py)
-    monkeypatch.setattr(mp, "AUTO_SKIP_SNR", 0.0)
+def test_noise_off_returns_true_marginals(reconstruction, sizes, measure_every_set):
     ds = _data(sizes, 200)
     with noise_disabled():
         rel = sp.release_marginals(ds, 3, epsilon=1.0, delta=1e-6, reconstruction=reconstruction, rng=0)
