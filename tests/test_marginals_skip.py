@@ -151,3 +151,15 @@ def test_release_with_skipped_sets_consistent_nonnegative(reconstruction):
     kept = [A for A in rel.layout.residual_sets if A and A not in rel.info["unmeasured_sets"]]
     top = max(kept, key=len)
     assert np.allclose(rel.table(top), ds.marginal(top), atol=0.05)     # measured sets: exact without noise
+
+
+def test_skip_rule_applies_to_the_categorical_auto_allocation_only():
+    """Binary data, the rp / equal-tables allocations and lnn-psd measure every set (unchanged releases)."""
+    cat = ResidualLayout((3, 4, 2, 9), all_k_way(4, 3))
+    binary = ResidualLayout((2,) * 5, all_k_way(5, 3))
+    assert mp.skip_threshold(cat, "auto") == mp.AUTO_SKIP_SNR and min(mp.AUTO_SKIP_SNR) > 0
+    assert mp.skip_threshold(cat, "auto", "lnn-psd") == (0.0, 0.0)
+    for lay, alloc in ((binary, "auto"), (cat, "rp"), (cat, "equal-tables")):
+        assert mp.skip_threshold(lay, alloc) == (0.0, 0.0)
+        sig, _, info = mp.noise_scales(lay, alloc, _args(0.05), 200)
+        assert np.isfinite(sig).all() and info["unmeasured_sets"] == []
