@@ -15,3 +15,5 @@ uptime
 python $CODE/benchmarks/marginals_peers.py --datasets adult --epsilons 0.3 --seeds 0 --methods sosproj \
     --trace-seed -1 --out $WT/benchmarks/results_peers/v7_adult_eps03.jsonl
 uptime
+# afterwards: v7_adult_eps03.jsonl renamed v7check_adult_eps03.jsonl.txt (one seed of the new rule in a cell whose
+# other four rows are v5: kept out of report.py's tables, quoted in docs/bench_peers.md).
