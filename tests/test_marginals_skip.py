@@ -163,3 +163,18 @@ def test_skip_rule_applies_to_the_categorical_auto_allocation_only():
         assert mp.skip_threshold(lay, alloc) == (0.0, 0.0)
         sig, _, info = mp.noise_scales(lay, alloc, _args(0.05), 200)
         assert np.isfinite(sig).all() and info["unmeasured_sets"] == []
+
+
+def test_add_remove_skip_rule_uses_public_m_only():
+    """Under add/remove the skip rule reads the declared public_m, never the private record count."""
+    sizes = (3, 4, 2, 9, 5)
+    a, b = _data(sizes, 200, seed=1), _data(sizes, 900, seed=2)
+    kw = {"epsilon": 0.5, "delta": 1e-6, "adjacency": "add-remove", "public_m": 500}
+    ra = mp.release(a, 3, rng=0, **kw)
+    rb = mp.release(b, 3, rng=3, **kw)
+    assert ra.info["unmeasured_sets"] == rb.info["unmeasured_sets"] and ra.info["unmeasured_sets"]
+    assert ra.info["noise_scales"] == rb.info["noise_scales"] and ra.spec == rb.spec
+    lay = ResidualLayout(sizes, all_k_way(5, 3))
+    keep = mp.measured_sets(lay, mp.allocation_shape(lay, "auto", m=500, epsilon=0.5, mix=ra.info["auto_mix"]),
+                            _args(0.5, Adjacency.ADD_REMOVE), 500, mp.AUTO_SKIP_SNR)
+    assert ra.info["unmeasured_sets"] == [A for A, k in zip(lay.residual_sets, keep, strict=True) if not k]
