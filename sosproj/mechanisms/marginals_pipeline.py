@@ -913,16 +913,17 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
     1. The reconstruction ``reconstruction`` on the *measured* family only: the layout whose workload is
        the maximal measured sets (the family is closed under subsets, so it is that layout's closure),
        giving consistent non-negative tables of every measured set.
-    2. Every unmeasured set ``A`` gets the interaction of the maximum-entropy table of ``A`` with the
-       reconstructed margins of its maximal measured subsets (:func:`ipf_table`; with only the 1-way
-       sets measured, the product of the 1-way tables): ``c_A`` = that table centered along every axis.
+    2. Every workload set ``W`` with an unmeasured subset gets the maximum-entropy table with the
+       reconstructed margins of its maximal measured subsets (:func:`ipf_table`; with only the 1-way sets
+       measured, the product of the 1-way tables); every unmeasured set ``A`` gets the interaction
+       (the table's margin on ``A`` centered along every axis) averaged over those ``W`` that contain it.
        Setting ``c_A = 0`` instead (the additive extrapolation) is far worse on sparse tables: on titanic
        with the TRUE 1-way marginals, L1 / m 1.046 after LNN against 0.508 for the product
        (``benchmarks/results_catrule/oracles_titanic.txt``).
-    3. The tables are consistent by construction (one residual per set); for decomposable measured
-       families they are the maximum-entropy tables themselves, hence non-negative; otherwise any
-       negative cell is removed by mixing with the uniform tables
-       (:meth:`~sosproj.sdp.marginal_admm.MarginalProjector.make_nonnegative`, ``info["theta"]``).
+    3. The residuals are consistent by construction (one per set); where the workload sets' tables
+       disagree on a shared unmeasured subset a cell can be negative, and the LNN projection in the
+       table metric (:func:`table_metric`) removes it (``info["extrapolation_projection"]``,
+       ``info["extrapolation_theta"]``).
     Post-processing: reads only the noisy residuals, the released total and the public layout.
     """
     from sosproj.sdp.marginal_admm import MarginalProjector
