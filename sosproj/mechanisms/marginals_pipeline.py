@@ -981,7 +981,8 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
         r, pinfo = MarginalProjector(lay, table_metric(lay), tol=float(options.get("tol", 1e-3)),
                                      max_iter=int(options.get("max_iter", 1000))).solve(r, on_fail="return")
         theta = pinfo["theta"]
-        info = {**info, "extrapolation_projection": {k: pinfo[k] for k in _STEP_KEYS if k in pinfo}}
+        info = {**info, "extrapolation_projection": {k: pinfo[k] for k in _STEP_KEYS if k in pinfo},
+                "converged": bool(info.get("converged", True)) and bool(pinfo["converged"])}
     return r, {**info, "extrapolation": "max-entropy", "extrapolation_theta": theta}
 
 
