@@ -81,3 +81,13 @@ def relaxations():
         return cache[key]
 
     return get
+
+
+@pytest.fixture
+def measure_every_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The categorical ``"auto"`` allocation without its skip rule (``AUTO_SKIP_SNR = (0, 0)``: every residual set
+    measured), for tests of other parts that compare a noise-free release with the true tables or the noise
+    scales with a formula; the skip rule itself is tested in ``tests/test_marginals_skip.py``."""
+    from sosproj.mechanisms import marginals_pipeline as mp
+
+    monkeypatch.setattr(mp, "AUTO_SKIP_SNR", (0.0, 0.0))

@@ -20,7 +20,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_", "v6_")
+    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -44,3 +44,12 @@ def test_v6_rows_replace_v5_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     assert got == {("sosproj", 0): 0.25, ("rp_trunc", 0): 0.31}
     got_rev = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path, ("v6_", "v5_"))}
     assert got_rev[("sosproj", 0)] == 0.45
+
+
+def test_v7_rows_replace_v6_rows_of_the_same_key_and_keep_the_rest(tmp_path):
+    _write(tmp_path / "v6_titanic.jsonl", [_row("sosproj", 0.3, 0, 1.24), _row("sosproj", 10.0, 0, 0.38)])
+    _write(tmp_path / "v7_titanic.jsonl", [_row("sosproj", 0.3, 0, 1.06)])
+    _write(tmp_path / "v4_titanic.jsonl", [_row("rp_trunc", 0.3, 0, 1.65)])
+    got = {(r["method"], r["epsilon"]): r["l1"] for r in load_rows(tmp_path)}
+    # v7 replaces v6 for (titanic, sosproj, 0.3, 0); the v6 row of another epsilon and the peers' v4 row stay
+    assert got == {("sosproj", 0.3): 1.06, ("sosproj", 10.0): 0.38, ("rp_trunc", 0.3): 1.65}

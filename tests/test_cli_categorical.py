@@ -47,7 +47,7 @@ def _tables(out) -> tuple[dict, dict]:
     return side, arrays
 
 
-def test_domain_file_release_names_the_attributes_and_is_exact_without_noise(data, tmp_path, capsys):
+def test_domain_file_release_names_the_attributes_and_is_exact_without_noise(data, tmp_path, capsys, measure_every_set):
     X, csv, dom = data
     out = tmp_path / "rel"
     with noise_disabled():
@@ -64,7 +64,7 @@ def test_domain_file_release_names_the_attributes_and_is_exact_without_noise(dat
         np.testing.assert_allclose(arrays[f"table_{i}"], truth.marginal([names.index(a) for a in w]), atol=1e-6)
 
 
-def test_inferred_domain_warns_even_under_quiet_and_json(data, tmp_path, capsys):
+def test_inferred_domain_warns_even_under_quiet_and_json(data, tmp_path, capsys, measure_every_set):
     X, csv, _ = data
     for i, mode in enumerate(("--quiet", "--json")):
         out = tmp_path / f"inf{i}"

@@ -125,7 +125,7 @@ def _documented_scales(sizes, workload, m, eps, delta, t):
     return {A: sigma0 * x for A, x in s.items()}
 
 
-def test_noise_scales_are_the_documented_function_and_read_no_records():
+def test_noise_scales_are_the_documented_function_and_read_no_records(measure_every_set):
     """Low SNR on categorical data: the released noise scales are the documented function of (sizes,
     workload, m, epsilon, delta) with t = the cat-lnn rule, identical for two different datasets with the
     same public parameters."""

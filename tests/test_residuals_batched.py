@@ -127,7 +127,7 @@ def test_one_hot_moment_adjoint_with_partial_centring():
 
 
 @pytest.mark.parametrize("sizes", [(2, 2, 2, 2), (3, 2, 4, 2)])
-def test_noise_off_blue_release_is_exact(sizes):
+def test_noise_off_blue_release_is_exact(sizes, measure_every_set):
     rng = np.random.default_rng(11)
     ds = Dataset(np.stack([rng.integers(0, s, size=120) for s in sizes], 1), Domain.from_sizes(sizes))
     with noise_disabled():

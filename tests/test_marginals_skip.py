@@ -1,0 +1,180 @@
+"""The skip rule of the ``"auto"`` allocation (unmeasured residual sets): exact sensitivity, public choice,
+no data in skipped sets, the max-entropy extrapolation."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from test_marginals_pipeline import assert_sensitivity_is_brute_force
+
+from sosproj.data.domain import Dataset, Domain
+from sosproj.data.residuals import ResidualLayout, all_k_way
+from sosproj.mechanisms import marginals_pipeline as mp
+from sosproj.privacy.spec import Adjacency, PrivacySpec
+from sosproj.testing import noise_disabled
+
+
+def _data(sizes, m, seed=0):
+    rng = np.random.default_rng(seed)
+    z = rng.integers(0, 3, size=m)
+    cols = [np.where(z == 0, rng.integers(0, s, size=m), (z + rng.integers(0, 2, size=m)) % s) for s in sizes]
+    return Dataset(np.stack(cols, 1), Domain.from_sizes(sizes))
+
+
+def _args(eps=1.0, adjacency=Adjacency.REPLACE_ONE):
+    return {"epsilon": eps, "delta": 1e-6, "adjacency": adjacency, "calibration": "analytic"}
+
+
+@pytest.mark.parametrize("sizes, workload", [
+    ((2, 3, 3, 4), None),                 # symmetric classes (the class search)
+    ((3, 2, 4), [(0, 1), (1, 2)]),        # non-symmetric workload: all 2^n patterns
+    ((3, 3, 3), [(0, 1, 2)]),             # 3-way
+])
+@pytest.mark.parametrize("drop", ["supersets-of-0", "one-pair", "all-but-one"])
+def test_sensitivity_with_skipped_sets_equals_brute_force(sizes, workload, drop):
+    """s_A = inf (a skipped set) in the exact sensitivity: equal to the brute force over all record pairs."""
+    wl = all_k_way(len(sizes), 2) if workload is None else workload
+    lay = ResidualLayout(sizes, wl)
+    s = mp.allocation_shape(lay, "auto", m=100, epsilon=0.5).copy()
+    sets = lay.residual_sets
+    if drop == "supersets-of-0":
+        off = [i for i, A in enumerate(sets) if 0 in A and len(A) >= 2]
+    elif drop == "one-pair":
+        off = [next(i for i, A in enumerate(sets) if len(A) == 2)]
+    else:
+        off = [i for i, A in enumerate(sets) if A][1:]
+    s[off] = np.inf
+    assert_sensitivity_is_brute_force(lay, s)
+
+
+def test_measured_sets_closed_under_subsets_monotone_and_above_threshold():
+    lay = ResidualLayout((3, 4, 2, 9, 5), all_k_way(5, 3))
+    o = np.array([len(A) for A in lay.residual_sets])
+    prev = None
+    for tau in (0.0, 0.5, 1.0, 3.0, 10.0, 1e6):
+        s = mp.allocation_shape(lay, "auto", m=400, epsilon=1.0)
+        keep = mp.measured_sets(lay, s, _args(), 400, tau)
+        kept = {A for A, k in zip(lay.residual_sets, keep, strict=True) if k}
+        assert () in kept and sum(1 for A in kept if A) >= 1
+        assert all(B in kept for A in kept for r in range(len(A)) for B in itertools.combinations(A, r))
+        if tau == 0.0:
+            assert keep.all()
+        if prev is not None:
+            assert not np.any(keep & ~prev)          # a higher threshold never measures more
+        prev = keep
+        sig, _, info = mp.noise_scales(lay, "auto", _args(), 400, skip=tau)
+        assert np.array_equal(np.isfinite(sig), keep)
+        assert info["unmeasured_sets"] == [A for A, k in zip(lay.residual_sets, keep, strict=True) if not k]
+        snr = mp.set_snr(lay, sig, 400)
+        maximal = [i for i, A in enumerate(lay.residual_sets) if keep[i] and A
+                   and not any(keep[j] and set(A) < set(B) for j, B in enumerate(lay.residual_sets))]
+        if sum(1 for A in kept if A) > 1:
+            assert np.all(snr[maximal] >= tau)
+    assert (o[keep] <= 1).all()                      # tau = 1e6: a single 1-way set is left
+
+
+def test_skip_rule_reads_no_records_and_skipped_sets_release_nothing():
+    """Two datasets, same public parameters: same noise scales and unmeasured sets; skipped residuals are 0
+    whatever the records; the measured sets get the same standard normals as without skipping."""
+    sizes = (3, 4, 2, 9, 5)
+    a, b = _data(sizes, 300, seed=1), _data(sizes, 300, seed=2)
+    assert not np.array_equal(a.records, b.records)
+    ra = mp.release(a, 3, epsilon=1.0, delta=1e-6, rng=0, _skip=2.0)
+    rb = mp.release(b, 3, epsilon=1.0, delta=1e-6, rng=5, _skip=2.0)
+    assert ra.info["unmeasured_sets"] == rb.info["unmeasured_sets"] and ra.info["unmeasured_sets"]
+    assert ra.info["noise_scales"] == rb.info["noise_scales"] and ra.spec == rb.spec
+    lay = ResidualLayout(sizes, all_k_way(5, 3))
+    sig, spec, _ = mp.noise_scales(lay, "auto", _args(), 300, skip=2.0)
+    sig0, spec0, _ = mp.noise_scales(lay, "auto", _args(), 300, skip=0.0)
+    assert spec.sensitivity < spec0.sensitivity
+    true_a = lay.residuals_of_tables([a.marginal(w) for w in lay.workload])
+    ma = mp.measure(a, lay, sig, spec, "auto", np.random.default_rng(3))
+    mb = mp.measure(b, lay, sig, spec, "auto", np.random.default_rng(3))
+    m0 = mp.measure(a, lay, sig0, spec0, "auto", np.random.default_rng(3))
+    off = lay.expand((~np.isfinite(sig)).astype(float)) > 0
+    assert off.any() and np.all(ma.residuals[off] == 0.0) and np.all(mb.residuals[off] == 0.0)
+    on = ~off & (lay.expand(sig) > 0)
+    z_skip = (ma.residuals - true_a)[on] / lay.expand(sig)[on]
+    z_all = (m0.residuals - true_a)[on] / lay.expand(sig0)[on]
+    assert np.allclose(z_skip, z_all, rtol=1e-9, atol=1e-9)
+    w = ma.weights                                   # skipped sets: weight 0 (not measured)
+    assert np.all(np.isfinite(w)) and np.all(w[~np.isfinite(sig)] == 0)
+
+
+def test_one_way_measured_only_extrapolates_to_the_product():
+    """Noise-free residuals with only the 1-way sets measured: the released tables are the products of the
+    1-way tables (the maximum-entropy extrapolation), not the additive (c_A = 0) one."""
+    sizes = (3, 4, 5)
+    ds = _data(sizes, 500, seed=4)
+    lay = ResidualLayout(sizes, all_k_way(3, 3))
+    r = lay.residuals_of_tables([ds.marginal(w) for w in lay.workload])
+    sig = np.array([0.0 if not A else (1.0 if len(A) == 1 else np.inf) for A in lay.residual_sets])
+    r[lay.expand((~np.isfinite(sig)).astype(float)) > 0] = 0.0
+    spec = PrivacySpec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE, sensitivity=1.0)
+    meas = mp.Measurement(lay, r, sig, spec, "auto", 500)
+    out, info = mp._reconstruct_skipped(meas, "lnn", {"tol": 1e-6, "max_iter": 5000})
+    one = [ds.marginal((i,)) / 500 for i in range(3)]
+    prod = 500 * np.einsum("i,j,k->ijk", *one)
+    assert np.allclose(lay.marginal(out, (0, 1, 2)), prod, atol=1e-6)
+    assert np.allclose(lay.marginal(out, (0, 2)), 500 * np.outer(one[0], one[2]), atol=1e-6)
+    assert info["extrapolation"] == "max-entropy"
+
+
+def test_ipf_table_matches_decomposable_closed_form():
+    rng = np.random.default_rng(0)
+    ab = rng.random((3, 4)) * 10
+    m = ab.sum()
+    c = rng.dirichlet(np.ones(5)) * m
+    t = mp.ipf_table((3, 4, 5), {(0, 1): ab, (2,): c}, m)
+    assert np.allclose(t, ab[:, :, None] * c[None, None, :] / m)
+    z = ab.copy()
+    z[0] = 0.0
+    t = mp.ipf_table((3, 4, 5), {(0, 1): z * m / z.sum(), (2,): c}, m)
+    assert np.all(t[0] == 0.0) and np.isclose(t.sum(), m)
+
+
+@pytest.mark.parametrize("reconstruction", ["auto", "lnn", "blue"])
+def test_release_with_skipped_sets_consistent_nonnegative(reconstruction):
+    sizes = (3, 4, 2, 9, 5)
+    ds = _data(sizes, 300, seed=1)
+    rel = mp.release(ds, 3, epsilon=1.0, delta=1e-6, rng=0, _skip=2.0, reconstruction=reconstruction)
+    assert rel.info["unmeasured_sets"]
+    tabs = [rel.table(w) for w in itertools.combinations(range(5), 3)]
+    assert all(np.isclose(t.sum(), 300) for t in tabs)
+    assert np.allclose(tabs[0].sum(axis=2), rel.table((0, 1)))          # (0, 1, 2) -> (0, 1)
+    if reconstruction != "blue":
+        assert min(t.min() for t in tabs) >= -1e-9
+    with noise_disabled():
+        rel = mp.release(ds, 3, epsilon=1.0, delta=1e-6, rng=0, _skip=2.0, reconstruction=reconstruction)
+    kept = [A for A in rel.layout.residual_sets if A and A not in rel.info["unmeasured_sets"]]
+    top = max(kept, key=len)
+    assert np.allclose(rel.table(top), ds.marginal(top), atol=0.05)     # measured sets: exact without noise
+
+
+def test_skip_rule_applies_to_the_categorical_auto_allocation_only():
+    """Binary data, the rp / equal-tables allocations and lnn-psd measure every set (unchanged releases)."""
+    cat = ResidualLayout((3, 4, 2, 9), all_k_way(4, 3))
+    binary = ResidualLayout((2,) * 5, all_k_way(5, 3))
+    assert mp.skip_threshold(cat, "auto") == mp.AUTO_SKIP_SNR and min(mp.AUTO_SKIP_SNR) > 0
+    assert mp.skip_threshold(cat, "auto", "lnn-psd") == (0.0, 0.0)
+    for lay, alloc in ((binary, "auto"), (cat, "rp"), (cat, "equal-tables")):
+        assert mp.skip_threshold(lay, alloc) == (0.0, 0.0)
+        sig, _, info = mp.noise_scales(lay, alloc, _args(0.05), 200)
+        assert np.isfinite(sig).all() and info["unmeasured_sets"] == []
+
+
+def test_add_remove_skip_rule_uses_public_m_only():
+    """Under add/remove the skip rule reads the declared public_m, never the private record count."""
+    sizes = (3, 4, 2, 9, 5)
+    a, b = _data(sizes, 200, seed=1), _data(sizes, 900, seed=2)
+    kw = {"epsilon": 0.5, "delta": 1e-6, "adjacency": "add-remove", "public_m": 500}
+    ra = mp.release(a, 3, rng=0, **kw)
+    rb = mp.release(b, 3, rng=3, **kw)
+    assert ra.info["unmeasured_sets"] == rb.info["unmeasured_sets"] and ra.info["unmeasured_sets"]
+    assert ra.info["noise_scales"] == rb.info["noise_scales"] and ra.spec == rb.spec
+    lay = ResidualLayout(sizes, all_k_way(5, 3))
+    keep = mp.measured_sets(lay, mp.allocation_shape(lay, "auto", m=500, epsilon=0.5, mix=ra.info["auto_mix"]),
+                            _args(0.5, Adjacency.ADD_REMOVE), 500, mp.AUTO_SKIP_SNR)
+    assert ra.info["unmeasured_sets"] == [A for A, k in zip(lay.residual_sets, keep, strict=True) if not k]
