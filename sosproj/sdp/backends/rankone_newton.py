@@ -171,8 +171,8 @@ class RankOneNewtonBackend(SolverBackend):
             est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
             if (est - pv) / max(1.0, abs(est)) > goal:
                 return False
-            low = self.certifier.lower(q, feas.dual_vector(t, Z, yr))
-            return (-low["lower"] - pv) / max(1.0, abs(pv)) <= goal
+            # certified upper bound <= pv + goal max(1, |pv|), shown by one Cholesky factorization
+            return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + goal * max(1.0, abs(pv))))
 
         run = feas.run(q, t, max_iter=max(1, int(self.options["dr_max_iter"])), deadline=deadline, check=check,
                        relax=1.7, state=state, neg=NegativeEigenpairs(feas.N, method=method))
