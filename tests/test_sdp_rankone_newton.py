@@ -159,3 +159,22 @@ def test_cholesky_verification_agrees_with_the_eigenvalue_bound():
         slack = 1e-9 * max(1.0, abs(low))
         assert cert.verifies(prob.q, y, low - slack)
         assert not cert.verifies(prob.q, y, low + slack)
+
+
+def test_phase_one_projection_from_the_top_eigenpairs_matches_the_full_one():
+    """The face Newton's phase one projects the moment block from its positive eigenpairs only;
+    same projection as the ADMM's full eigendecomposition on a rank-one-plus-negative matrix."""
+    from sosproj.sdp.backends.rankone_newton import _FaceSsnal
+    from sosproj.sdp.cones import PSDProjector
+
+    R, W, _ = tensor_case(5, seed=1)
+    prob = compile_support(R, 3, W)
+    face = _FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1)
+    d = face.face_block.d
+    rng = np.random.default_rng(3)
+    v = rng.standard_normal(d)
+    B = rng.standard_normal((d, d))
+    M = 4.0 * np.outer(v, v) / (v @ v) - B @ B.T / d
+    for _ in range(2):                        # exact first, then warm-started
+        assert np.allclose(face.psd_proj[d](svec(M)), PSDProjector(d)(svec(M)), atol=1e-9)
+        M = M + 1e-3 * (B + B.T) / d

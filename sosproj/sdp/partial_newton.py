@@ -163,7 +163,7 @@ class PartialPsdBlock(_PsdBlock):
         G = Qn.T @ HQ
         R = HQ - Qn @ G
         C = np.empty_like(R)
-        for j, (lj, c) in enumerate(self._resolvents()):
+        for j, (_, c) in enumerate(self._resolvents()):
             C[:, j] = sla.cho_solve((c, True), R[:, j], check_finite=False)
         C -= Qn @ (Qn.T @ C)
         # Q G Q' + C Q' + Q C' with c_j = -lambda_j s_j, written as P + P' with P = (Q G / 2 + C) Q'

@@ -57,6 +57,7 @@ import numpy as np
 
 from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
+from sosproj.sdp.backends.lowrank import _PartialPSDProjector
 from sosproj.sdp.backends.rankone import RankOneBackend, lowrank_fallback
 from sosproj.sdp.backends.ssnal import SsnalBackend
 from sosproj.sdp.cones import Cones
@@ -78,6 +79,11 @@ class _FaceSsnal(SsnalBackend):
         sl, blk = self.blocks[big]
         self.face_block = PartialPsdBlock(blk.d)
         self.blocks[big] = (sl, self.face_block)
+        # phase one (one ADMM step per round) projects Y - Z/rho, whose positive part has the rank of
+        # the moment matrix (one): its top eigenpairs only, not a full eigendecomposition
+        proj = _PartialPSDProjector(blk.d)
+        proj.n_pos = 1
+        self.psd_proj[blk.d] = proj
 
 
 class RankOneNewtonBackend(SolverBackend):
