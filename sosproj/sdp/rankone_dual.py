@@ -75,11 +75,6 @@ DENSE_PARTIAL_MAX = 2500
 #: the Krylov residual tolerance follows the Douglas-Rachford step (inexact projections), capped
 RTOL_FACTOR = 0.05
 RTOL_MAX = 1e-3
-#: the same factor for the Chebyshev filter (``NegativeEigenpairs(method="filter")``): its block
-#: converges slowly on the eigenvalues clustered near zero late in the iteration, and a tolerance
-#: of 0.05 step sent about a third of those calls to the exact O(N^3) fallback; 0.2 keeps the step
-#: count (185 at n = 48) and cuts the phase's CPU time by 22% (experiments/support4_prototypes.txt)
-RTOL_FACTOR_FILTER = 0.2
 
 #: from this Krylov tolerance on, the exact fallback runs in single precision
 SINGLE_PRECISION_RTOL = 1e-4
@@ -528,7 +523,6 @@ class DualFeasibility:
         neg = neg if neg is not None else NegativeEigenpairs(N)
         step = np.inf
         rtol = 1e-3
-        factor = RTOL_FACTOR_FILTER if neg.method == "filter" else RTOL_FACTOR
         last = None
         status = "max_iter"
         it = 0
@@ -548,7 +542,7 @@ class DualFeasibility:
             zZ += dZ
             zr = zr + dr
             step = float(np.sqrt(np.sum(dZ * dZ) + dr @ dr)) / max(1.0, float(np.linalg.norm(aZ)))
-            rtol = float(np.clip(factor * step, 1e-12, RTOL_MAX))
+            rtol = float(np.clip(RTOL_FACTOR * step, 1e-12, RTOL_MAX))
             if check is not None and it % check_every == 0:
                 last = check(aZ, ar)
                 if last:
