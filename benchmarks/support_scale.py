@@ -6,6 +6,10 @@ says otherwise), it measures
 * ``rankone_newton``: ``solver="rankone_newton"`` with ``tol`` (power-method candidate, rough
   Douglas-Rachford dual, semismooth Newton polish on the face; stops at the certified gap ``10 * tol``);
 * ``rankone_newton_old``: the same with the defaults of main at 243c883 (:data:`OLD_NEWTON`);
+* ``rankone_newton_base``: ``solver="rankone_newton"`` of another source tree (``--base-src DIR``, for
+  instance ``git archive e4cbbe6 | tar -x -C DIR``), run in a child process with ``PYTHONPATH=DIR`` on the
+  same tensor (written to a temporary file); its wall / CPU time are measured inside the child (imports
+  and setup excluded, as for the others) and its answer is certified here by the same code;
 * ``rankone``: ``solver="rankone"`` with ``tol`` (power-method candidate + dual certificate,
   stops at the certified relative gap ``10 * tol``; falls back to ``lowrank`` without one);
 * ``lowrank``: ``solver="lowrank"`` with ``tol`` (it stops at the certified relative gap
@@ -32,7 +36,11 @@ import argparse
 import json
 import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -55,7 +63,42 @@ def certified(cert: SupportCertifier, rounding: TensorRounding, q: np.ndarray, r
     return {"relative_gap": float(b["relative_gap"]), "upper": -float(b["lower"]), "lower": -float(b["upper"])}
 
 
-def run_one(R, W, tol: float, solvers: list[str], max_time: float) -> dict:
+#: the child of ``rankone_newton_base``: only APIs that exist in both source trees
+_CHILD = """
+import sys, time, numpy as np
+from sosproj.poly import MomentRelaxation, unit_ball
+from sosproj.sdp import compile_support
+from sosproj.sdp.lowrank_support import support_route
+from sosproj.sdp.solve import ConicSolver
+path, n, tol, max_time = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+R = MomentRelaxation(unit_ball(n), 4)
+prob = compile_support(R, 3, np.load(path + ".W.npy"))
+_, settings = support_route(R, "rankone_newton", tol, 3)
+t0, c0 = time.perf_counter(), time.process_time()
+res = ConicSolver(prob, "rankone_newton", tol=tol, time_limit=max_time, **settings).solve(on_fail="return")
+t, cpu = time.perf_counter() - t0, time.process_time() - c0
+info = {k: res.info.get(k) for k in ("dr_iterations", "newton_steps", "newton_cg", "newton_rounds",
+                                     "partial_decompositions", "full_decompositions")}
+np.savez(path + ".out.npz", x=res.x, y=res.y_dual, t=t, cpu=cpu, iterations=res.iterations,
+         status=res.status, info=repr(info))
+"""
+
+
+def run_base(src: str, W: np.ndarray, tol: float, max_time: float) -> tuple[dict, np.ndarray, np.ndarray]:
+    """``rankone_newton`` of the source tree ``src`` in a child process (see the module docs)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "case")
+        np.save(path + ".W.npy", W)
+        env = dict(os.environ, PYTHONPATH=os.path.abspath(src))
+        subprocess.run([sys.executable, "-c", _CHILD, path, str(W.shape[0]), repr(tol), repr(max_time)],
+                       env=env, check=True, cwd=tmp)
+        out = np.load(path + ".out.npz", allow_pickle=False)
+        rec = {"time": float(out["t"]), "cpu": float(out["cpu"]), "iterations": int(out["iterations"]),
+               "status": str(out["status"]), "info": str(out["info"])}
+        return rec, out["x"], out["y"]
+
+
+def run_one(R, W, tol: float, solvers: list[str], max_time: float, base_src: str | None = None) -> dict:
     prob = compile_support(R, 3, W)
     q = prob.q
     cert = SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
@@ -77,6 +120,9 @@ def run_one(R, W, tol: float, solvers: list[str], max_time: float) -> dict:
                                                       "newton_rounds", "partial_decompositions",
                                                       "full_decompositions", "flattening_bound")},
                       **c}
+    if "rankone_newton_base" in solvers and base_src:
+        rec, x, y = run_base(base_src, W, tol, max_time)
+        out["rankone_newton_base"] = {**rec, **certified(cert, rounding, q, SimpleNamespace(x=x, y_dual=y))}
     if "rankone" in solvers:
         _, settings = support_route(R, "rankone", tol, 3)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -129,6 +175,7 @@ def main() -> None:
     ap.add_argument("--max-time", type=float, default=1800.0)
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--json", default=None, help="write the raw per-tensor results here")
+    ap.add_argument("--base-src", default=None, help="source tree of the rankone_newton_base solver")
     args = ap.parse_args()
     print(f"# support_scale: tol {args.tol:g} (certified gap target {10 * args.tol:g}), "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, "
@@ -143,7 +190,7 @@ def main() -> None:
         for i in range(args.tensors):
             W = rng.standard_normal((n, n, n))
             solvers = [s for s in args.solvers if s != "scs" or n <= args.scs_max]
-            r = run_one(R, W, args.tol, solvers, args.max_time)
+            r = run_one(R, W, args.tol, solvers, args.max_time, args.base_src)
             per.append(r)
             raw.append({"n": n, "tensor": i, **r})
             line = " ".join(f"{s}={v['time']:.2f}s(cpu {v['cpu']:.2f}s)/{v['iterations']}it/"

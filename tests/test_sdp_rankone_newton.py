@@ -13,7 +13,7 @@ from sosproj.sdp.backends.rankone_newton import RankOneNewtonBackend
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import svec
 from sosproj.sdp.lowrank_support import support_route
-from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
+from sosproj.sdp.partial_newton import FAST_SVEC_MIN, MAX_NEGATIVE, PartialPsdBlock
 from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
 from sosproj.sets import PseudoMomentSet
 
@@ -21,10 +21,10 @@ SYM = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 SOLVER = "rankone_newton"
 
 
-@pytest.mark.parametrize("k", [0, 1, 3, MAX_NEGATIVE, MAX_NEGATIVE + 2])
-def test_partial_block_matches_the_full_eigendecomposition(k):
+@pytest.mark.parametrize("k,d", [(0, 40), (1, 40), (3, 40), (MAX_NEGATIVE, 40), (MAX_NEGATIVE + 2, 40),
+                                 (3, 131)])
+def test_partial_block_matches_the_full_eigendecomposition(k, d):
     rng = np.random.default_rng(k)
-    d = 40
     B = rng.standard_normal((d, d))
     W = B @ B.T / d + 0.1 * np.eye(d)
     if k:
@@ -46,6 +46,17 @@ def test_partial_block_matches_the_full_eigendecomposition(k):
     eps = 1e-6
     fd = (PartialPsdBlock(d).decompose(w + eps * h)[0] - PartialPsdBlock(d).decompose(w - eps * h)[0]) / (2 * eps)
     assert np.allclose(fd, part.jacobian(h), atol=1e-5)
+
+
+def test_fast_svec_conversions_match_the_gather():
+    d = 131                                  # above FAST_SVEC_MIN, two tiles and a remainder
+    rng = np.random.default_rng(5)
+    H = rng.standard_normal((d, d))
+    H = H + H.T
+    part, ref = PartialPsdBlock(d), _PsdBlock(d, single=False)
+    assert d >= FAST_SVEC_MIN
+    assert np.array_equal(part.to_svec(H), svec(H)) and np.array_equal(part.to_svec(H), ref.to_svec(H))
+    assert np.allclose(part.to_matrix(svec(H)), ref.to_matrix(svec(H)), rtol=1e-15, atol=0)
 
 
 @pytest.mark.parametrize("n", [4, 8])
@@ -130,3 +141,40 @@ def test_caps_time_limits_and_refusals():
         compile_support(R, 3, W, solver=SOLVER, limit_bytes=1000)
     with pytest.raises(InvalidParameterError):
         RankOneNewtonBackend(prob, tol=1e-7, **{**settings, "dr_gap": 0.0})
+
+
+def test_cholesky_verification_agrees_with_the_eigenvalue_bound():
+    """``SupportCertifier.verifies(q, y, floor)`` holds exactly when ``lower(q, y) >= floor`` (up to the
+    backward-error margin), on certified, nearly certified and infeasible duals."""
+    n = 6
+    R, W, _ = tensor_case(n, seed=2)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    res = solve(prob, solver=SOLVER, tol=1e-8, **settings)
+    cert = SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
+    rng = np.random.default_rng(0)
+    for scale in (0.0, 1e-4, 1e-2, 1.0):
+        y = res.y_dual + scale * rng.standard_normal(res.y_dual.size)
+        low = cert.lower(prob.q, y)["lower"]
+        slack = 1e-9 * max(1.0, abs(low))
+        assert cert.verifies(prob.q, y, low - slack)
+        assert not cert.verifies(prob.q, y, low + slack)
+
+
+def test_phase_one_projection_from_the_top_eigenpairs_matches_the_full_one():
+    """The face Newton's phase one projects the moment block from its positive eigenpairs only;
+    same projection as the ADMM's full eigendecomposition on a rank-one-plus-negative matrix."""
+    from sosproj.sdp.backends.rankone_newton import _FaceSsnal
+    from sosproj.sdp.cones import PSDProjector
+
+    R, W, _ = tensor_case(5, seed=1)
+    prob = compile_support(R, 3, W)
+    face = _FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1)
+    d = face.face_block.d
+    rng = np.random.default_rng(3)
+    v = rng.standard_normal(d)
+    B = rng.standard_normal((d, d))
+    M = 4.0 * np.outer(v, v) / (v @ v) - B @ B.T / d
+    for _ in range(2):                        # exact first, then warm-started
+        assert np.allclose(face.psd_proj[d](svec(M)), PSDProjector(d)(svec(M)), atol=1e-9)
+        M = M + 1e-3 * (B + B.T) / d

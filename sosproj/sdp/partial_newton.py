@@ -49,6 +49,10 @@ MAX_NEGATIVE = 8
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
 
+#: from this order on ``to_matrix`` / ``to_svec`` copy contiguous rows instead of gathering
+FAST_SVEC_MIN = 64
+_TILE = 64
+
 #: block Krylov passes before the exact partial eigendecomposition (each costs O(N^2 k), the
 #: exact one O(N^3))
 KRYLOV_PASSES = 3
@@ -76,9 +80,35 @@ class PartialPsdBlock(_PsdBlock):
         pos[self.proj.upper] = np.arange(self.proj.lower.size)
         self._gather = pos.reshape(d, d)
         self._inv_scale = 1.0 / self.proj.scale
+        self._offsets = np.concatenate([[0], np.cumsum(np.arange(d, 0, -1))])
+        self._tile_iu = {m: np.triu_indices(m, 1) for m in {min(_TILE, d - a) for a in range(0, d, _TILE)}}
 
     def to_matrix(self, v: np.ndarray) -> np.ndarray:
-        return (v * self._inv_scale)[self._gather]
+        """``smat(v)`` by contiguous slices: row ``j`` of the upper triangle is svec column ``j``
+        (``"scs"`` order), then the lower triangle by blocked transposes (4-5x faster than a gather
+        at order 2,145)."""
+        d = self.d
+        if d < FAST_SVEC_MIN:
+            return (v * self._inv_scale)[self._gather]
+        u = v * self._inv_scale
+        M = np.empty((d, d))
+        off = self._offsets
+        for j in range(d):
+            M[j, j:] = u[off[j]:off[j + 1]]
+        for a in range(0, d, _TILE):
+            e = min(d, a + _TILE)
+            M[e:, a:e] = M[a:e, e:].T
+            blk = M[a:e, a:e]
+            iu = self._tile_iu[e - a]
+            blk.T[iu] = blk[iu]
+        return M
+
+    def to_svec(self, M: np.ndarray) -> np.ndarray:
+        """``svec`` of a symmetric ``M`` from its upper-triangle rows (contiguous slices)."""
+        d = self.d
+        if d < FAST_SVEC_MIN:
+            return super().to_svec(M)
+        return np.concatenate([M[j, j:] for j in range(d)]) * self.proj.scale
 
     def decompose(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """``(Pi_+(w), Pi_+(-w))`` in svec from the negative eigenpairs (full ``eigh`` beyond
@@ -130,14 +160,16 @@ class PartialPsdBlock(_PsdBlock):
         H = self.to_matrix(h)
         Qn = self.Qn
         HQ = H @ Qn                                   # d x k
-        part = 0.5 * Qn @ (Qn.T @ HQ) @ Qn.T
-        for j, (lj, c) in enumerate(self._resolvents()):
-            r = HQ[:, j] - Qn @ (Qn.T @ HQ[:, j])
-            s = sla.cho_solve((c, True), r, check_finite=False)
-            s -= Qn @ (Qn.T @ s)
-            part += np.outer(-lj * s, Qn[:, j])
-        part += part.T
-        return h - self.to_svec(part)
+        G = Qn.T @ HQ
+        R = HQ - Qn @ G
+        C = np.empty_like(R)
+        for j, (_, c) in enumerate(self._resolvents()):
+            C[:, j] = sla.cho_solve((c, True), R[:, j], check_finite=False)
+        C -= Qn @ (Qn.T @ C)
+        # Q G Q' + C Q' + Q C' with c_j = -lambda_j s_j, written as P + P' with P = (Q G / 2 + C) Q'
+        P = (0.5 * (Qn @ G) + C * (-self.lam_n)) @ Qn.T
+        P += P.T
+        return h - self.to_svec(P)
 
     def jacobian_diag(self) -> np.ndarray:
         """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``)."""

@@ -395,7 +395,7 @@ class DualFeasibility:
         i, j = svec_indices(N, "scs")
         self._svec_scale = np.where(i == j, 1.0, SQRT2)
         coef = Ab.data / self._svec_scale
-        cls = np.empty((N, N), dtype=np.int32 if self.n < 2 ** 31 else np.int64)
+        cls = np.empty((N, N), dtype=np.intp)      # intp: bincount and take would convert every step
         cls[i, j] = Ab.indices
         cls[j, i] = Ab.indices
         self.cls = cls.ravel()
@@ -471,7 +471,7 @@ class DualFeasibility:
     def affine(self, Z: np.ndarray, yr: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Orthogonal projection onto ``{(Z, y_r): A_M' svec(Z) + A_r' y_r = rhs}`` (Frobenius metric)."""
         mu = self._solve(self._K(Z, yr) - rhs)
-        corr = mu[self.cls]
+        corr = np.take(mu, self.cls)
         if isinstance(self.w, np.ndarray):
             corr *= self.w
         else:

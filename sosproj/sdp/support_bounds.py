@@ -212,8 +212,8 @@ class SupportCertifier:
         self.interior_mu_unscaled = mus1
 
     # ------------------------------------------------------------------ dual side
-    def lower(self, q: np.ndarray, y: np.ndarray) -> dict[str, float]:
-        """Certified lower bound on ``min q'x`` from any dual vector ``y`` (see the module docs)."""
+    def _repaired(self, q: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float, float, float]:
+        """The repaired dual (module docs): ``(Z', b'y', leftover, |q + A'y|_inf)``."""
         yp = np.array(y, dtype=float, copy=True)
         yp[self.nonneg] = np.maximum(yp[self.nonneg], 0.0)
         for i, (sl, d) in enumerate(self.psd):
@@ -231,14 +231,41 @@ class SupportCertifier:
         r2 = q + self.AT @ yp
         sl, d = self.psd[self.big]
         Z = _psd_block(yp[sl], d)
-        lam = lambda_min_lower(Z)
-        by = float(self.b @ yp)
         # the rounding left in q + A'y' (tiny) is charged with the largest |x_j| of the feasible set:
         # |x_j| <= trace bound for moments of the unit-ball type (|y_a| <= max diag <= trace)
         leftover = float(np.sum(np.abs(r2))) * self.trace_bound
+        return Z, float(self.b @ yp), leftover, dres
+
+    def lower(self, q: np.ndarray, y: np.ndarray) -> dict[str, float]:
+        """Certified lower bound on ``min q'x`` from any dual vector ``y`` (see the module docs)."""
+        Z, by, leftover, dres = self._repaired(q, y)
+        lam = lambda_min_lower(Z)
         low = -by - self.trace_bound * max(0.0, -lam) - leftover
         return {"lower": low, "dual_value": -by, "lambda_min_dual": lam, "dual_residual_inf": dres,
                 "dual_leftover": leftover}
+
+    def verifies(self, q: np.ndarray, y: np.ndarray, floor: float) -> bool:
+        r"""Whether ``y`` certifies ``min q'x >= floor``, by one Cholesky factorization instead of
+        an eigenvalue bound (about a quarter of :meth:`lower`'s cost at order 2,145).
+
+        With the repaired :math:`Z'` the bound of :meth:`lower` is at least ``floor`` as soon as
+        :math:`\lambda_{\min}(Z') \ge -	au`, :math:`	au = (-b^	op y' - 	ext{leftover} - 	ext{floor})/eta`;
+        that is proven by a successful Cholesky factorization of :math:`Z' + (	au - m)I` with
+        :math:`m = 4darepsilon\|Z'\|_F` the backward-error margin of :func:`lambda_min_lower`.
+        ``False`` means "not shown", not "false".
+        """
+        Z, by, leftover, _ = self._repaired(q, y)
+        tau = (-by - leftover - float(floor)) / self.trace_bound
+        d = Z.shape[0]
+        shift = tau - 4.0 * d * _EPS * max(float(np.linalg.norm(Z)), 1e-300)
+        if not np.isfinite(shift) or tau < 0:
+            return False
+        Z[np.diag_indices(d)] += shift
+        try:
+            sla.cholesky(Z, lower=True, check_finite=False, overwrite_a=True)
+        except np.linalg.LinAlgError:
+            return False
+        return True
 
     # ---------------------------------------------------------------- primal side
     def upper(self, q: np.ndarray, x: np.ndarray) -> dict[str, float]:

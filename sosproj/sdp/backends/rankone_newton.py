@@ -57,6 +57,7 @@ import numpy as np
 
 from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
+from sosproj.sdp.backends.lowrank import _PartialPSDProjector
 from sosproj.sdp.backends.rankone import RankOneBackend, lowrank_fallback
 from sosproj.sdp.backends.ssnal import SsnalBackend
 from sosproj.sdp.cones import Cones
@@ -78,6 +79,11 @@ class _FaceSsnal(SsnalBackend):
         sl, blk = self.blocks[big]
         self.face_block = PartialPsdBlock(blk.d)
         self.blocks[big] = (sl, self.face_block)
+        # phase one (one ADMM step per round) projects Y - Z/rho, whose positive part has the rank of
+        # the moment matrix (one): its top eigenpairs only, not a full eigendecomposition
+        proj = _PartialPSDProjector(blk.d)
+        proj.n_pos = 1
+        self.psd_proj[blk.d] = proj
 
 
 class RankOneNewtonBackend(SolverBackend):
@@ -171,8 +177,8 @@ class RankOneNewtonBackend(SolverBackend):
             est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
             if (est - pv) / max(1.0, abs(est)) > goal:
                 return False
-            low = self.certifier.lower(q, feas.dual_vector(t, Z, yr))
-            return (-low["lower"] - pv) / max(1.0, abs(pv)) <= goal
+            # certified upper bound <= pv + goal max(1, |pv|), shown by one Cholesky factorization
+            return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + goal * max(1.0, abs(pv))))
 
         run = feas.run(q, t, max_iter=max(1, int(self.options["dr_max_iter"])), deadline=deadline, check=check,
                        relax=1.7, state=state, neg=NegativeEigenpairs(feas.N, method=method))
