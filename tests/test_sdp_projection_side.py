@@ -70,16 +70,16 @@ def test_side_projector_equals_the_full_eigendecomposition():
 
 def test_side_gram_is_the_one_sided_spectral_sum_on_the_lower_triangle():
     """side_gram (one syrk) equals (V diag(lam)) V' (positive side) and M - (V diag(lam)) V' (negative
-    side, M updated in place) on the lower triangle, where the scaled svec reads; and the side projector's
-    whole-spectrum branch forms the projection from either side (more positive or more negative
-    eigenvalues) exactly."""
+    side, M's upper triangle read and updated in place) on the lower triangle, where the scaled svec
+    reads; and the side projector's whole-spectrum branch forms the projection from either side (more
+    positive or more negative eigenvalues) exactly."""
     d = 90
     M = _random_sym(d, 40, seed=3)
     lam, V = np.linalg.eigh(M)
     low = np.tril_indices(d)
     G = side_gram(V[:, 50:], lam[50:])
     np.testing.assert_allclose(G[low], ((V[:, 50:] * lam[50:]) @ V[:, 50:].T)[low], atol=1e-12)
-    buf = M.copy()
+    buf = np.triu(M) + np.tril(np.full((d, d), 1e3), -1)          # the lower triangle is never read
     G = side_gram(V[:, :50], lam[:50], buf)
     want = M - (V[:, :50] * lam[:50]) @ V[:, :50].T
     np.testing.assert_allclose(G[low], want[low], atol=1e-12)
@@ -112,6 +112,11 @@ def test_side_eigh_is_the_smaller_side_of_the_full_eigendecomposition():
             # eigenvectors up to sign (the eigenvalues are simple): M V = V diag(lam)
             np.testing.assert_allclose(M.astype(np.float64) @ V64, V64 * lam, atol=10 * atol)
         np.testing.assert_array_equal(M, _random_sym(d, npos, seed=npos).astype(dtype))   # input kept
+    # a C-ordered matrix is read from its upper triangle only (the side projector fills no other)
+    M = _random_sym(d, 20, seed=20)
+    junk = np.triu(M) + np.tril(np.full((d, d), 1e3), -1)
+    for a, b in zip(side_eigh(M), side_eigh(junk)):
+        np.testing.assert_array_equal(a, b)
     for npos in (0, d):
         lam, V, positive, n_neg = side_eigh(_random_sym(d, npos, seed=1))
         assert lam.size == 0 and V.shape == (d, 0) and n_neg == d - npos

@@ -209,9 +209,8 @@ class _SidePSDProjector(PSDProjector):
         d = self.d
         self.calls += 1
         M = self.buf
-        vals = v / self.scale
-        M.flat[self.lower] = vals
-        M.flat[self.upper] = vals
+        # the upper triangle only: side_eigh, side_gram and MRRR (lower=False) read no other entry
+        M.flat[self.upper] = v / self.scale
         single = self.rtol >= self.single_rtol
         Mk = M.astype(np.float32) if single else M
         self.single_calls += int(single)
@@ -222,7 +221,7 @@ class _SidePSDProjector(PSDProjector):
         while k <= limit * d:
             idx = [d - k, d - 1] if positive else [0, k - 1]
             try:
-                lam, V = sla.eigh(Mk, subset_by_index=idx, driver="evr", check_finite=False)
+                lam, V = sla.eigh(Mk, lower=False, subset_by_index=idx, driver="evr", check_finite=False)
             except (np.linalg.LinAlgError, ValueError):
                 lam = V = None
                 break

@@ -49,8 +49,9 @@ def side_eigh(M: np.ndarray, overwrite: bool = False) -> tuple[np.ndarray, np.nd
     Returns ``(lam, V, positive, n_neg)``: the eigenvalues of that side (ascending), its eigenvectors
     (``d x k``, orthonormal, ``M``'s dtype), whether it is the positive side (eigenvalues
     :math:`\ge 0`; otherwise :math:`< 0`) and the number of negative eigenvalues. Ties go to the
-    negative side. ``overwrite`` lets the reduction work in ``M``'s memory (C- or Fortran-ordered;
-    only its lower triangle is read).
+    negative side. Only one triangle is read: the upper one of a C-ordered ``M``, the lower one of
+    a Fortran-ordered ``M`` (the lower triangle of its Fortran view); ``overwrite`` lets the
+    reduction work in ``M``'s memory.
 
     >>> A = np.diag([3.0, -1.0, 2.0, -4.0, 5.0])
     >>> lam, V, positive, n_neg = side_eigh(A)
@@ -116,8 +117,9 @@ def side_gram(V: np.ndarray, lam: np.ndarray, M: np.ndarray | None = None) -> np
     spectrum has one sign, so the sum is the Gram matrix :math:`WW^\top` of
     :math:`W = V\operatorname{diag}(|\lambda|^{1/2})`, one BLAS ``syrk`` (half the flops of the
     ``gemm`` :math:`(V\Lambda)V^\top`, which fills both triangles). Only the lower triangle
-    (:math:`i \ge j`, where the scaled svec of SCS reads) of the result is meaningful; ``M`` (a
-    C-ordered symmetric float64 buffer) is overwritten.
+    (:math:`i \ge j`, where the scaled svec of SCS reads) of the result is meaningful. ``M`` is a
+    C-ordered float64 buffer of which only the upper triangle is read and overwritten (the lower
+    triangle of its Fortran view ``M.T``, which ``syrk`` updates and returns).
 
     >>> V = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 2)))[0]
     >>> G = side_gram(V, np.array([2.0, 3.0]))
@@ -127,7 +129,7 @@ def side_gram(V: np.ndarray, lam: np.ndarray, M: np.ndarray | None = None) -> np
     W = np.asarray(V, dtype=np.float64) * np.sqrt(np.abs(np.asarray(lam, dtype=np.float64)))
     if M is None:
         return sla.blas.dsyrk(1.0, W, lower=1)
-    # M is symmetric: its transpose is the same matrix in Fortran order, updated in place
+    # M.T is M in Fortran order: its lower triangle (M's upper one) is updated in place
     return sla.blas.dsyrk(1.0, W, beta=1.0, c=M.T, lower=1, overwrite_c=1)
 
 
