@@ -1,7 +1,9 @@
 """CPU seconds of LAPACK's symmetric eigensolvers on one BLAS thread: divide and conquer on the whole
 spectrum (``syevd``) against MRRR on the top ``k`` eigenpairs (``syevr``, ``subset_by_index``), in
 double and single precision, for the orders of the unit-ball moment matrices at n = 30 and 50.
-The break-even shares ``k/d`` set :func:`sosproj.sdp.backends.lowrank.side_share_limit`.
+The break-even shares ``k/d`` set the former ``side_share_limit`` of the lowrank backend (session proj3);
+since proj4 MRRR is compared with :func:`sosproj.sdp.backends.side_spectrum.side_eigh` instead
+(``benchmarks/results_sdp/proj4/experiments/partial_evd.py``, ``mrrr_share_limit``).
 
 Usage::
 

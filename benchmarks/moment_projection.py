@@ -25,7 +25,9 @@ Inputs (``--regime``):
 * ``boundary``: 20 atoms on the sphere plus noise 0.05: the projection lands on a
   degenerate face (the slowest case for first-order methods).
 
-A solver may carry settings as ``name:{json}`` (e.g. ``'lowrank:{"rho_factor": 1}'``); the CPU
+A solver may carry settings as ``name:{json}`` (e.g. ``'lowrank:{"rho_factor": 1}'``), and the prefix
+``base/`` (e.g. ``base/lowrank``) runs it from another copy of sosproj (``--baseline-tree``, e.g.
+``git archive e4cbbe6 sosproj | tar -x -C /tmp/base``) in the same run; the CPU
 seconds of each case's process and the load average at its start and end are reported with the
 wall times.
 
@@ -148,10 +150,19 @@ def run_case(system: str, n: int, solver: str, regime: str, time_limit: float | 
     return out
 
 
+#: solver prefix of runs from the baseline tree (``--baseline-tree``)
+BASE_PREFIX = "base/"
+
+
 def spawn(system: str, n: int, solver: str, regime: str, time_limit: float | None, timeout: float,
-          tol: float = TOL) -> dict:
-    cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0), str(tol)]
+          tol: float = TOL, baseline_tree: str | None = None) -> dict:
     env = dict(os.environ)
+    if solver.startswith(BASE_PREFIX):
+        if not baseline_tree or not os.path.isdir(os.path.join(baseline_tree, "sosproj")):
+            raise SystemExit(f"{solver}: --baseline-tree must name a directory holding a sosproj package")
+        solver = solver[len(BASE_PREFIX):]
+        env["PYTHONPATH"] = os.path.abspath(baseline_tree)
+    cmd = [sys.executable, __file__, "--child", system, str(n), solver, regime, str(time_limit or 0), str(tol)]
     env.setdefault("OMP_NUM_THREADS", "2")
     # one BLAS thread: on an oversubscribed 2-core machine a threaded eigh was 40x slower
     env.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -185,11 +196,17 @@ def main() -> None:
     ap.add_argument("--json", default=None, help="write all rows to this JSON file")
     ap.add_argument("--repeat", type=int, default=3, help="runs per case (medians reported)")
     ap.add_argument("--repeat-max-n", type=int, default=16, help="repeat only cases with n <= this")
+    ap.add_argument("--baseline-tree", default=None,
+                    help="directory with another sosproj package, for solvers named base/NAME")
     args = ap.parse_args()
     if args.child:
         system, n, solver, regime, tl = args.child[:5]
         tol = args.child[5] if len(args.child) > 5 else TOL
-        print(json.dumps(run_case(system, int(n), solver, regime, float(tl) or None, float(tol))))
+        import sosproj
+
+        row = run_case(system, int(n), solver, regime, float(tl) or None, float(tol))
+        row["sosproj_path"] = os.path.dirname(os.path.dirname(os.path.abspath(sosproj.__file__)))
+        print(json.dumps(row))
         return
     grid = {"unit_ball": [8, 12, 16, 24, 30], "boolean_cube": [12, 20, 30]}
     if args.quick:
@@ -197,10 +214,12 @@ def main() -> None:
     if args.system:
         grid = {args.system: args.n or grid[args.system]}
     rows = []
+    if args.baseline_tree:
+        print(f"# base/ solvers run sosproj from {os.path.abspath(args.baseline_tree)}")
     print(f"# regime={args.regime} tol={args.tol} OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS', '2')} "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS', '1')} "
           f"medians of {args.repeat} runs for n <= {args.repeat_max_n}, single runs above")
-    head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<10}{'build s':>9}{'solve s':>9}"
+    head = (f"{'system':<13}{'n':>3}{'order':>6}{'N':>8} {'solver':<14}{'build s':>9}{'solve s':>9}"
             f"{'total s':>9}{'iters':>7} {'status':<12}{'pres':>9}{'dres':>9}{'gap':>9}{'peak MiB':>9}"
             f"{'|dX|':>9}{'x scs':>7}{'x cvx':>7}{'build%':>9}{'x admm':>7}{'|dX| admm':>10}{'cpu s':>9}"
             f"{'cpu/admm':>8}{'load0':>6}{'load1':>6}")
@@ -219,7 +238,8 @@ def main() -> None:
                 else:
                     reps = args.repeat if n <= args.repeat_max_n else 1
                     runs = [spawn(system, n, "cvxpy" if solver == "cvxpy+scs" else solver, args.regime,
-                                  args.time_limit, args.timeout, args.tol) for _ in range(reps)]
+                                  args.time_limit, args.timeout, args.tol, args.baseline_tree)
+                            for _ in range(reps)]
                     r = runs[0]
                     if all("total" in x for x in runs):
                         r["runs"] = [{k: x.get(k) for k in ("total", "cpu", "iterations", "status", "load_start",
@@ -244,7 +264,7 @@ def main() -> None:
                     r["ratio_admm_cpu"] = r["cpu"] / admm["cpu"]
                     r["diff_admm"] = float(np.max(np.abs(np.subtract(r["X_orbits"], admm["X_orbits"]))))
                 rows.append(r)
-                print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {r['solver']:<10}"
+                print(f"{system:<13}{n:>3}{r.get('order', 0):>6}{r.get('n_moments', 0):>8} {r['solver']:<14}"
                       f"{fmt(r.get('build'), '9.2f')}{fmt(r.get('solve'), '9.2f')}{fmt(r.get('total'), '9.2f')}"
                       f"{fmt(r.get('iterations'), '7d')} {str(r.get('status'))[:12]:<12}"
                       f"{fmt(r.get('pres'), '9.1e')}{fmt(r.get('dres'), '9.1e')}{fmt(r.get('gap'), '9.1e')}"

@@ -17,6 +17,7 @@ import pytest
 from sosproj.errors import ProjectionError, ResourceLimitError
 from sosproj.poly import unit_ball
 from sosproj.sdp.backends import lowrank
+from sosproj.sdp.backends.side_spectrum import mrrr_share_limit, side_eigh, side_gram
 from sosproj.sdp.compile import compile_projection, compile_support
 from sosproj.sdp.cones import PSDProjector
 from sosproj.sdp.conic import cone_violation, smat, svec
@@ -67,10 +68,66 @@ def test_side_projector_equals_the_full_eigendecomposition():
         np.testing.assert_allclose(side(v), ref(v), atol=1e-5)
 
 
+def test_side_gram_is_the_one_sided_spectral_sum_on_the_lower_triangle():
+    """side_gram (one syrk) equals (V diag(lam)) V' (positive side) and M - (V diag(lam)) V' (negative
+    side, M's upper triangle read and updated in place) on the lower triangle, where the scaled svec
+    reads; and the side projector's whole-spectrum branch forms the projection from either side (more
+    positive or more negative eigenvalues) exactly."""
+    d = 90
+    M = _random_sym(d, 40, seed=3)
+    lam, V = np.linalg.eigh(M)
+    low = np.tril_indices(d)
+    G = side_gram(V[:, 50:], lam[50:])
+    np.testing.assert_allclose(G[low], ((V[:, 50:] * lam[50:]) @ V[:, 50:].T)[low], atol=1e-12)
+    buf = np.triu(M) + np.tril(np.full((d, d), 1e3), -1)          # the lower triangle is never read
+    G = side_gram(V[:, :50], lam[:50], buf)
+    want = M - (V[:, :50] * lam[:50]) @ V[:, :50].T
+    np.testing.assert_allclose(G[low], want[low], atol=1e-12)
+    np.testing.assert_allclose(buf.T[low], want[low], atol=1e-12)      # in place: no d x d copy
+    ref = PSDProjector(d)
+    for npos in (30, 60):                                # k/d above the share limit: divide and conquer
+        side = lowrank._SidePSDProjector(d)
+        side.rtol = 1e-9
+        v = svec(_random_sym(d, npos, seed=npos))
+        np.testing.assert_allclose(side(v), ref(v), atol=1e-10)
+        assert side.subset_calls == 0 and side.n_pos == npos
+
+
+def test_side_eigh_is_the_smaller_side_of_the_full_eigendecomposition():
+    """side_eigh (reduction, all eigenvalues, back-transformation of one side) returns the eigenpairs of
+    numpy's eigh on the smaller side, in double and single precision, from C- or Fortran-ordered input,
+    with or without overwriting; definite matrices give an empty side."""
+    d = 70
+    for npos, dtype, atol in ((20, np.float64, 1e-10), (50, np.float64, 1e-10), (35, np.float64, 1e-10),
+                              (20, np.float32, 2e-4), (50, np.float32, 2e-4)):
+        M = _random_sym(d, npos, seed=npos).astype(dtype)
+        lam_ref, V_ref = np.linalg.eigh(M.astype(np.float64))
+        for A, overwrite in ((M, False), (np.asfortranarray(M), False), (M.copy(), True)):
+            lam, V, positive, n_neg = side_eigh(A, overwrite=overwrite)
+            assert n_neg == d - npos and positive == (npos < d - npos) and V.dtype == dtype
+            sel = slice(n_neg, d) if positive else slice(0, n_neg)
+            np.testing.assert_allclose(lam, lam_ref[sel], atol=atol)
+            V64 = V.astype(np.float64)
+            np.testing.assert_allclose(V64.T @ V64, np.eye(lam.size), atol=atol)
+            # eigenvectors up to sign (the eigenvalues are simple): M V = V diag(lam)
+            np.testing.assert_allclose(M.astype(np.float64) @ V64, V64 * lam, atol=10 * atol)
+        np.testing.assert_array_equal(M, _random_sym(d, npos, seed=npos).astype(dtype))   # input kept
+    # a C-ordered matrix is read from its upper triangle only (the side projector fills no other)
+    M = _random_sym(d, 20, seed=20)
+    junk = np.triu(M) + np.tril(np.full((d, d), 1e3), -1)
+    for a, b in zip(side_eigh(M), side_eigh(junk)):
+        np.testing.assert_array_equal(a, b)
+    for npos in (0, d):
+        lam, V, positive, n_neg = side_eigh(_random_sym(d, npos, seed=1))
+        assert lam.size == 0 and V.shape == (d, 0) and n_neg == d - npos
+    with pytest.raises(ValueError):
+        side_eigh(np.ones((3, 4)))
+
+
 def test_share_limit_grows_with_the_order_and_in_single_precision():
-    assert lowrank.side_share_limit(100, False) == pytest.approx(0.2)
-    assert lowrank.side_share_limit(5000, True) == pytest.approx(0.4)
-    assert lowrank.side_share_limit(800, False) < lowrank.side_share_limit(800, True)
+    assert mrrr_share_limit(100, False) == pytest.approx(0.14)
+    assert mrrr_share_limit(5000, True) == pytest.approx(0.22)
+    assert mrrr_share_limit(800, False) < mrrr_share_limit(800, True)
 
 
 def _optimality(prob, res, R, scale: float) -> None:

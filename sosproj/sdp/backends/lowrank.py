@@ -61,7 +61,8 @@ import scipy.linalg as sla
 from sosproj.errors import InvalidParameterError
 from sosproj.sdp.backends.admm import AdmmBackend
 from sosproj.sdp.backends.base import RawSolution
-from sosproj.sdp.cones import Cones, PSDProjector, _psd_from_eigh, ritz_block
+from sosproj.sdp.backends.side_spectrum import mrrr_share_limit, side_eigh, side_gram
+from sosproj.sdp.cones import Cones, PSDProjector, ritz_block
 from sosproj.sdp.conic import ConicProblem
 
 #: blocks of at least this order get the partial eigendecomposition
@@ -167,28 +168,8 @@ class _PartialPSDProjector(PSDProjector):
         return lam[neg:], V[:, neg:]
 
 
-#: moment-matrix order from which the partial eigendecomposition of a projection (a quadratic
-#: cost) chooses between LAPACK's divide and conquer on the whole spectrum and MRRR on one side
+#: moment-matrix order from which a projection (a quadratic cost) uses :class:`_SidePSDProjector`
 SIDE_MIN_ORDER = 100
-
-
-def side_share_limit(d: int, single: bool) -> float:
-    r"""Largest share :math:`k/d` of the spectrum for which MRRR on ``k`` eigenpairs (``syevr``,
-    ``subset_by_index``) beats divide and conquer on all of them (``syevd``), one BLAS thread.
-
-    Both run the same tridiagonal reduction (:math:`\tfrac43 d^3`); ``syevd`` then forms all
-    eigenvectors, MRRR only ``k`` of them, at a higher cost per vector. Measured on the dev box
-    (random symmetric matrices, ``benchmarks/eig_costs.py``, output in
-    ``benchmarks/results_sdp/proj3/eig_costs.txt``): break-even at :math:`k/d` about 0.2 (order 496)
-    and 0.3 (order 1,326) in double precision, 0.25 and 0.4 in single precision; interpolated
-    linearly in :math:`\log d` and clipped.
-
-    >>> side_share_limit(496, False) < side_share_limit(1326, False) < side_share_limit(1326, True)
-    True
-    """
-    lo, hi = (0.25, 0.4) if single else (0.2, 0.3)
-    t = float(np.clip(np.log(max(d, 2) / 496.0) / np.log(1326.0 / 496.0), 0.0, 1.0))
-    return lo + t * (hi - lo)
 
 
 class _SidePSDProjector(PSDProjector):
@@ -202,15 +183,18 @@ class _SidePSDProjector(PSDProjector):
         \Pi_{\mathcal S_+}(M) = \sum_{\lambda_i > 0} \lambda_i v_i v_i^\top
         = M - \sum_{\lambda_i < 0} \lambda_i v_i v_i^\top
 
-    is used, with the side and its size taken from the previous call (``extra`` eigenpairs of
-    margin). MRRR (``syevr`` with ``subset_by_index``) computes exactly the ``k`` eigenpairs of
-    that side when ``k/d`` is below :func:`side_share_limit`, else divide and conquer (``syevd``)
-    all of them; a block whose last eigenvalue has the wrong sign (the side grew) is recomputed
-    twice as wide. The decomposition runs in **single precision** while ``rtol`` (set by the
-    backend from its residual level) is at least ``single_rtol``: float32 ``syevd``/``syevr``
-    are about twice as fast, and their backward error (about :math:`10^{-7}\|M\|`) is then far
-    below the ADMM's current error; the projection itself is always formed in double precision.
-    Counters: ``calls``, ``single_calls``, ``subset_calls``, ``widened``.
+    is used. When the side expected from the previous call (``extra`` eigenpairs of margin) is
+    small, ``k/d`` below :func:`~sosproj.sdp.backends.side_spectrum.mrrr_share_limit`, MRRR
+    (``syevr`` with ``subset_by_index``) computes exactly its ``k`` eigenpairs (a block whose last
+    eigenvalue has the wrong sign, the side grew, is recomputed twice as wide); otherwise
+    :func:`~sosproj.sdp.backends.side_spectrum.side_eigh` runs divide and conquer with the
+    back-transformation of the smaller side's eigenvectors only (20-35% cheaper than ``syevd``).
+    The sum is one ``syrk`` (:func:`~sosproj.sdp.backends.side_spectrum.side_gram`). The
+    decomposition runs in **single precision** while ``rtol`` (set by the backend from its residual
+    level) is at least ``single_rtol``: float32 is about twice as fast, and its backward error
+    (about :math:`10^{-7}\|M\|`) is then far below the ADMM's current error; the projection itself
+    is always formed in double precision. Counters: ``calls``, ``single_calls``, ``subset_calls``,
+    ``widened``.
     """
 
     def __init__(self, d: int, extra: int = 8, single_rtol: float = 1e-5) -> None:
@@ -225,20 +209,19 @@ class _SidePSDProjector(PSDProjector):
         d = self.d
         self.calls += 1
         M = self.buf
-        vals = v / self.scale
-        M.flat[self.lower] = vals
-        M.flat[self.upper] = vals
+        # the upper triangle only: side_eigh, side_gram and MRRR (lower=False) read no other entry
+        M.flat[self.upper] = v / self.scale
         single = self.rtol >= self.single_rtol
         Mk = M.astype(np.float32) if single else M
         self.single_calls += int(single)
         positive = self.n_pos <= self.n_neg             # the side with fewer eigenvalues
         k = min(d, (self.n_pos if positive else self.n_neg) + self.extra)
-        limit = side_share_limit(d, single)
+        limit = mrrr_share_limit(d, single)
         lam = V = None
         while k <= limit * d:
             idx = [d - k, d - 1] if positive else [0, k - 1]
             try:
-                lam, V = sla.eigh(Mk, subset_by_index=idx, driver="evr", check_finite=False)
+                lam, V = sla.eigh(Mk, lower=False, subset_by_index=idx, driver="evr", check_finite=False)
             except (np.linalg.LinAlgError, ValueError):
                 lam = V = None
                 break
@@ -251,26 +234,26 @@ class _SidePSDProjector(PSDProjector):
             lam = V = None
             k = 2 * k
         if lam is None or V is None:
-            lam, V = sla.eigh(Mk, driver="evd", check_finite=False)
-            positive = None
-        lam = lam.astype(float, copy=False)
-        V = V.astype(float, copy=False)
-        neg = int(np.searchsorted(lam, 0.0))
-        if positive is None:                           # the whole spectrum
+            # every eigenvalue, the smaller side's eigenvectors only (the float32 copy is scratch)
+            lam, V, positive, neg = side_eigh(Mk, overwrite=single)
             self.n_pos, self.n_neg = d - neg, neg
             if neg == 0:
                 return v.copy()
             if neg == d:
                 return np.zeros_like(v)
-            return _psd_from_eigh(M, lam, V, neg).flat[self.lower] * self.scale
+            lam = lam.astype(float, copy=False)
+            if positive:
+                return side_gram(V, lam).flat[self.lower] * self.scale
+            return side_gram(V, lam, M).flat[self.lower] * self.scale
+        lam = lam.astype(float, copy=False)
+        V = V.astype(float, copy=False)
+        neg = int(np.searchsorted(lam, 0.0))
         if positive:
             self.n_pos, self.n_neg = lam.size - neg, d - (lam.size - neg)
-            Vp = V[:, neg:]
-            Pm = (Vp * lam[neg:]) @ Vp.T
+            Pm = side_gram(V[:, neg:], lam[neg:])
         else:
             self.n_neg, self.n_pos = neg, d - neg
-            Vn = V[:, :neg]
-            Pm = M - (Vn * lam[:neg]) @ Vn.T
+            Pm = side_gram(V[:, :neg], lam[:neg], M)
         return Pm.flat[self.lower] * self.scale
 
 

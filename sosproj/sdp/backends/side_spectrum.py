@@ -1,0 +1,136 @@
+r"""One side of a symmetric matrix's spectrum for the PSD projection: eigenpairs and their Gram sum.
+
+The projection :math:`\Pi_{\mathcal S_+}(M) = \sum_{\lambda_i>0}\lambda_i v_iv_i^\top
+= M - \sum_{\lambda_i<0}\lambda_i v_iv_i^\top` needs the eigenvectors of one side of the spectrum
+only, the smaller one. LAPACK's divide and conquer (``syevd``) runs three stages:
+
+1. Householder reduction to a tridiagonal :math:`T = Q^\top M Q` (``sytrd``, :math:`\tfrac43 d^3`
+   flops, half of them matrix-vector products);
+2. all eigenpairs :math:`T = Z\Lambda Z^\top` of the tridiagonal by divide and conquer (``stevd``);
+3. the back-transformation :math:`V = QZ` of **all** :math:`d` eigenvectors (``ormtr``,
+   :math:`2d^3` flops).
+
+:func:`side_eigh` runs the same three stages but applies stage 3 to the :math:`k` columns of the
+smaller side only (:math:`2d^2k` flops), which it knows exactly after stage 2 (every eigenvalue
+is known there, so no side can be too narrow and need widening, unlike MRRR on a guessed
+``subset_by_index``). The eigenpairs are those of ``syevd`` (the same reduction and tridiagonal
+solver, bitwise on the dev box). Cost against ``syevd`` on random symmetric matrices, one BLAS
+thread (``benchmarks/results_sdp/proj4/experiments/partial_evd.txt``): 0.70-0.86 at order 496
+and 0.63-0.79 at order 1,326 in double precision (0.74-0.86 and 0.65-0.81 in single) for
+:math:`k/d` from 0.05 to 0.5; MRRR on :math:`k` pairs (``syevr``) is cheaper only for small sides
+(:func:`mrrr_share_limit`).
+
+:func:`side_gram` then forms the one-sided sum as one ``syrk`` (half the flops of the ``gemm``
+:math:`(V\Lambda)V^\top`).
+
+References: Demmel, *Applied Numerical Linear Algebra* (1997), section 5.3 (tridiagonal reduction
+and back-transformation); LAPACK Users' Guide, ``xSYEVD`` / ``xSYTRD`` / ``xORMTR``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import scipy.linalg as sla
+from scipy.linalg import lapack
+
+
+@lru_cache(maxsize=32)
+def _sytrd_lwork(d: int, single: bool) -> int:
+    query = lapack.ssytrd_lwork if single else lapack.dsytrd_lwork
+    work, info = query(d, lower=1)
+    return max(1, int(work)) if info == 0 else max(1, 64 * d)
+
+
+def side_eigh(M: np.ndarray, overwrite: bool = False) -> tuple[np.ndarray, np.ndarray, bool, int]:
+    r"""Eigenpairs of the smaller side of the spectrum of the symmetric ``M`` (float32 or float64).
+
+    Returns ``(lam, V, positive, n_neg)``: the eigenvalues of that side (ascending), its eigenvectors
+    (``d x k``, orthonormal, ``M``'s dtype), whether it is the positive side (eigenvalues
+    :math:`\ge 0`; otherwise :math:`< 0`) and the number of negative eigenvalues. Ties go to the
+    negative side. Only one triangle is read: the upper one of a C-ordered ``M``, the lower one of
+    a Fortran-ordered ``M`` (the lower triangle of its Fortran view); ``overwrite`` lets the
+    reduction work in ``M``'s memory.
+
+    >>> A = np.diag([3.0, -1.0, 2.0, -4.0, 5.0])
+    >>> lam, V, positive, n_neg = side_eigh(A)
+    >>> lam.tolist(), positive, n_neg, np.abs(V).round(6).T.tolist()
+    ([-4.0, -1.0], False, 2, [[0.0, 0.0, 0.0, 1.0, 0.0], [0.0, 1.0, 0.0, 0.0, 0.0]])
+    """
+    d = M.shape[0]
+    single = M.dtype == np.float32
+    if M.dtype not in (np.float32, np.float64) or M.shape != (d, d):
+        raise ValueError("side_eigh needs a square float32 or float64 matrix")
+    sytrd, stevd, ormqr = ((lapack.ssytrd, lapack.sstevd, lapack.sormqr) if single
+                           else (lapack.dsytrd, lapack.dstevd, lapack.dormqr))
+    # a C-ordered symmetric matrix is its own transpose in Fortran order: no copy to hand it over
+    A = M.T if M.flags.c_contiguous else M
+    c, diag, off, tau, info = sytrd(A, lower=1, lwork=_sytrd_lwork(d, single), overwrite_a=int(overwrite))
+    if info != 0:
+        raise np.linalg.LinAlgError(f"sytrd failed (info {info})")
+    w, Z, info = stevd(diag, off, compute_v=1)
+    if info != 0:
+        raise np.linalg.LinAlgError(f"stevd failed (info {info})")
+    n_neg = int(np.searchsorted(w, 0.0))
+    positive = n_neg > d - n_neg
+    cols = slice(n_neg, d) if positive else slice(0, n_neg)
+    lam = w[cols]
+    k = lam.size
+    V = np.zeros((d, k), dtype=M.dtype, order="F")
+    if k == 0:
+        return lam, V, positive, n_neg
+    V[:] = Z[:, cols]
+    if d > 1:
+        # Q = H(1) ... H(d-1), the reflector v_i stored below the subdiagonal in column i of c: that
+        # is the QR-form product of c[1:, :d-1] acting on rows 1..d-1 (what ormtr does for uplo L)
+        res = ormqr("L", "N", np.asfortranarray(c[1:, : d - 1]), tau, V[1:, :], lwork=max(1, 64 * k),
+                    overwrite_c=1)
+        if res[-1] != 0:
+            raise np.linalg.LinAlgError(f"ormqr failed (info {res[-1]})")
+        V[1:, :] = res[0]
+    return lam, V, positive, n_neg
+
+
+def mrrr_share_limit(d: int, single: bool) -> float:
+    r"""Largest share :math:`k/d` of the spectrum for which MRRR on ``k`` eigenpairs (``syevr``,
+    ``subset_by_index``) beats :func:`side_eigh`, one BLAS thread.
+
+    Both start with the same tridiagonal reduction; MRRR then forms only ``k`` eigenvectors of the
+    tridiagonal at a higher cost per vector than divide and conquer on all of them. Measured on the
+    dev box (random symmetric matrices, ``benchmarks/results_sdp/proj4/experiments/partial_evd.py``,
+    output ``partial_evd.txt`` beside it): break-even at :math:`k/d` about 0.14 (order 496) and 0.19
+    (order 1,326) in double precision, 0.17 and 0.22 in single precision; interpolated linearly in
+    :math:`\log d` and clipped.
+
+    >>> mrrr_share_limit(496, False) < mrrr_share_limit(1326, False) < mrrr_share_limit(1326, True)
+    True
+    """
+    lo, hi = (0.17, 0.22) if single else (0.14, 0.19)
+    t = float(np.clip(np.log(max(d, 2) / 496.0) / np.log(1326.0 / 496.0), 0.0, 1.0))
+    return lo + t * (hi - lo)
+
+
+def side_gram(V: np.ndarray, lam: np.ndarray, M: np.ndarray | None = None) -> np.ndarray:
+    r"""Lower triangle of :math:`\sum_i \lambda_i v_i v_i^\top` (``M`` None, all :math:`\lambda_i \ge 0`)
+    or of :math:`M - \sum_i \lambda_i v_i v_i^\top` (all :math:`\lambda_i \le 0`): one side of the
+    spectrum has one sign, so the sum is the Gram matrix :math:`WW^\top` of
+    :math:`W = V\operatorname{diag}(|\lambda|^{1/2})`, one BLAS ``syrk`` (half the flops of the
+    ``gemm`` :math:`(V\Lambda)V^\top`, which fills both triangles). Only the lower triangle
+    (:math:`i \ge j`, where the scaled svec of SCS reads) of the result is meaningful. ``M`` is a
+    C-ordered float64 buffer of which only the upper triangle is read and overwritten (the lower
+    triangle of its Fortran view ``M.T``, which ``syrk`` updates and returns).
+
+    >>> V = np.linalg.qr(np.random.default_rng(0).standard_normal((4, 2)))[0]
+    >>> G = side_gram(V, np.array([2.0, 3.0]))
+    >>> bool(np.allclose(np.tril(G), np.tril((V * [2.0, 3.0]) @ V.T)))
+    True
+    """
+    W = np.asarray(V, dtype=np.float64) * np.sqrt(np.abs(np.asarray(lam, dtype=np.float64)))
+    if M is None:
+        return sla.blas.dsyrk(1.0, W, lower=1)
+    # M.T is M in Fortran order: its lower triangle (M's upper one) is updated in place
+    return sla.blas.dsyrk(1.0, W, beta=1.0, c=M.T, lower=1, overwrite_c=1)
+
+
+__all__ = ["side_eigh", "side_gram", "mrrr_share_limit"]
