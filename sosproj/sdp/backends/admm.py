@@ -66,6 +66,7 @@ from sosproj.sdp.backends.base import RawSolution, SolverBackend
 from sosproj.sdp.backends.scs import ScsBackend
 from sosproj.sdp.cones import Cones, PSDProjector, project_soc, svec_dim
 from sosproj.sdp.conic import ConicProblem, relative_residuals
+from sosproj.sdp.gpu import TorchPSDProjector, resolve_device
 
 #: iteration cap when the caller gives none (``solver="auto"`` then hands over to SCS)
 DEFAULT_MAX_ITER = 20_000
@@ -178,7 +179,8 @@ class AdmmBackend(SolverBackend):
     (over-relaxation, 1.0: none), ``eq_scale`` (penalty multiplier of the zero cone,
     1e3), ``anderson`` (memory, 0 disables), ``adapt_every`` (iterations between
     penalty updates), ``adapt_ratio``, ``check_every``, ``safeguard`` (Anderson acceptance
-    factor), ``verbose``.
+    factor), ``device`` (``None``: NumPy eigendecompositions on the host; ``"cuda"``: on a GPU through
+    PyTorch, :mod:`sosproj.sdp.gpu`; ``"auto"``: the GPU when one is present), ``verbose``.
 
     >>> import numpy as np, scipy.sparse as sp
     >>> from sosproj.sdp.conic import ConicProblem, Cones
@@ -194,7 +196,7 @@ class AdmmBackend(SolverBackend):
     warm_start = True
     options = {"rho": None, "alpha": 1.0, "eq_scale": 1e3, "anderson": 10, "adapt_every": None,
                "adapt_ratio": 5.0, "stall_ratio": None, "gap_weight": None, "check_every": 5,
-               "safeguard": 1.0, "verbose": False}
+               "safeguard": 1.0, "device": None, "verbose": False}
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
@@ -248,7 +250,12 @@ class AdmmBackend(SolverBackend):
         self.A = A
         self.AT = sp.csr_matrix(A.T)
         self.slices = list(cones.blocks())
-        self.psd_proj = {d: PSDProjector(d) for d in set(cones.psd)}
+        device = resolve_device(o["device"])
+        self.device = device
+        if device is None:
+            self.psd_proj = {d: PSDProjector(d) for d in set(cones.psd)}
+        else:                               # the eigendecompositions on a PyTorch device (sosproj.sdp.gpu)
+            self.psd_proj = {d: TorchPSDProjector(d, device) for d in set(cones.psd)}
         self.row_scale = np.ones(m)
         for kind, sl, _ in self.slices:
             if kind == "zero":

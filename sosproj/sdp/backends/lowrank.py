@@ -58,7 +58,7 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from sosproj.errors import InvalidParameterError
+from sosproj.errors import InvalidParameterError, SolverNotAvailableError
 from sosproj.sdp.backends.admm import AdmmBackend
 from sosproj.sdp.backends.base import RawSolution
 from sosproj.sdp.backends.side_spectrum import mrrr_share_limit, side_eigh, side_gram
@@ -304,6 +304,10 @@ class LowrankBackend(AdmmBackend):
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
         opts = dict(options)
+        if opts.get("device") is not None:
+            raise SolverNotAvailableError(
+                "solver='lowrank' decomposes on the host (partial / one-sided LAPACK); for a GPU use "
+                "solver='admm' with device='cuda'")
         quadratic = problem.P is not None and bool(problem.P.count_nonzero())
         if opts.get("anderson") is None:
             memory = PROJECTION_ANDERSON if quadratic else 10
