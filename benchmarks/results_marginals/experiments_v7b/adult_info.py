@@ -1,4 +1,8 @@
-import time, json, sosproj as sp
+import json
+import time
+
+import sosproj as sp
+
 ds = sp.load_dataset("adult")
 t = time.process_time()
 rel = sp.release_marginals(ds, 3, epsilon=1.0, delta=1e-9, rng=0)

@@ -1,6 +1,12 @@
-import itertools, os, sys, time
+import itertools
+import os
+import sys
+import time
+
 import numpy as np
+
 import sosproj as sp
+
 ds = sp.load_dataset("adult")
 X = np.asarray(ds.records if hasattr(ds, "records") else ds.data)
 sizes = [int(s) for s in ds.domain.sizes]
@@ -12,7 +18,8 @@ eps = float(sys.argv[1])
 t = time.process_time()
 rel = sp.release_marginals(ds, 3, epsilon=eps, delta=1e-9, rng=0)
 cpu = time.process_time() - t
-errs = [np.abs(np.asarray(rel.table(A)) - true_table(A)).sum() / m for A in itertools.combinations(range(len(sizes)), 3)]
+errs = [np.abs(np.asarray(rel.table(A)) - true_table(A)).sum() / m
+        for A in itertools.combinations(range(len(sizes)), 3)]
 ri = rel.info["reconstruction_info"]
 ep = ri.get("extrapolation_projection", {})
 print(f"eps={eps} N={os.environ.get('EXTRAP_MAX_ITER')} l1={np.mean(errs):.5f} cpu={cpu:.1f} conv={ri['converged']} "
