@@ -298,14 +298,19 @@ class PSDProjector:
         self.scale = np.where(i == j, 1.0, SQRT2)
         self.buf = np.zeros((d, d))
 
-    def __call__(self, v: np.ndarray) -> np.ndarray:
-        d = self.d
-        if d == 1:
-            return np.maximum(v, 0.0)
+    def matrix(self, v: np.ndarray) -> np.ndarray:
+        """``smat(v)`` in the kept buffer (overwritten by the next call)."""
         M = self.buf
         vals = v / self.scale
         M.flat[self.lower] = vals
         M.flat[self.upper] = vals
+        return M
+
+    def __call__(self, v: np.ndarray) -> np.ndarray:
+        d = self.d
+        if d == 1:
+            return np.maximum(v, 0.0)
+        M = self.matrix(v)
         lam, V = np.linalg.eigh(M)
         neg = int(np.searchsorted(lam, 0.0))
         if neg == 0:

@@ -94,11 +94,7 @@ class TorchPSDProjector(PSDProjector):
         if d == 1:
             return np.maximum(v, 0.0)
         torch = self.torch
-        M = self.buf
-        vals = v / self.scale
-        M.flat[self.lower] = vals
-        M.flat[self.upper] = vals
-        Mt = torch.from_numpy(M).to(self.device, dtype=torch.float64)
+        Mt = torch.from_numpy(self.matrix(v)).to(self.device, dtype=torch.float64)
         lam, V = torch.linalg.eigh(Mt)
         neg = int(torch.searchsorted(lam, torch.zeros(1, dtype=lam.dtype, device=lam.device)).item())
         self.last_negative = neg
