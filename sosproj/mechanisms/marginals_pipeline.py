@@ -955,11 +955,12 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
         sub_tabs = {A: np.maximum(sub.marginal(r_sub, A), 0.0) for A in top}
     mset = [set(A) for A in measured]
     unmeasured = [A for A, sg in zip(lay.residual_sets, meas.sigmas, strict=True) if not np.isfinite(sg)]
+    useen = [set(A) for A in unmeasured]
     acc = {A: np.zeros(tuple(lay.sizes[x] for x in A)) for A in unmeasured}
     cnt = dict.fromkeys(unmeasured, 0)
     for W in lay.workload:                       # the max-entropy table of every workload set
         wset = set(W)
-        if all(set(A) != wset for A in unmeasured) and not any(set(A) < wset for A in unmeasured):
+        if not any(a <= wset for a in useen):
             continue                             # every subset measured: nothing to extrapolate
         margins: dict[tuple[int, ...], np.ndarray] = {}
         for B in _maximal([M for M, b in zip(measured, mset, strict=True) if b <= wset]):
@@ -967,8 +968,8 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
             drop = tuple(p for p, x in enumerate(Mx) if x not in B)
             margins[tuple(W.index(x) for x in B)] = sub_tabs[Mx].sum(axis=drop) if drop else sub_tabs[Mx]
         T = ipf_table(tuple(lay.sizes[x] for x in W), margins, total)
-        for A in unmeasured:                     # its interaction on each unmeasured subset
-            if set(A) <= wset:
+        for A, a in zip(unmeasured, useen, strict=True):   # its interaction on each unmeasured subset
+            if a <= wset:
                 drop = tuple(p for p, x in enumerate(W) if x not in A)
                 acc[A] += _top_residual(T.sum(axis=drop) if drop else T)
                 cnt[A] += 1
