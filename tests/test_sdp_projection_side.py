@@ -17,7 +17,7 @@ import pytest
 from sosproj.errors import ProjectionError, ResourceLimitError
 from sosproj.poly import unit_ball
 from sosproj.sdp.backends import lowrank
-from sosproj.sdp.backends.side_spectrum import mrrr_share_limit, side_eigh, side_gram
+from sosproj.sdp.backends.side_spectrum import cluster_share, mrrr_share_limit, side_eigh, side_gram
 from sosproj.sdp.compile import compile_projection, compile_support
 from sosproj.sdp.cones import PSDProjector
 from sosproj.sdp.conic import cone_violation, smat, svec
@@ -124,6 +124,66 @@ def test_side_eigh_is_the_smaller_side_of_the_full_eigendecomposition():
         side_eigh(np.ones((3, 4)))
 
 
+def test_side_eigh_inverse_iteration_equals_divide_and_conquer():
+    """With ``stein_limit`` (sterf + stein for the side's vectors of the tridiagonal) side_eigh returns the
+    eigenpairs of the divide-and-conquer path, in double and single precision, on either side; a
+    reduced tridiagonal (an exact zero off the diagonal) or a side whose clusters exceed the limit
+    falls back to divide and conquer; ``info`` reports what ran and the side's cluster share."""
+    d = 90
+    for npos, dtype, atol in ((12, np.float64, 1e-10), (70, np.float64, 1e-10), (45, np.float64, 1e-10),
+                              (12, np.float32, 2e-4), (70, np.float32, 2e-4)):
+        M = _random_sym(d, npos, seed=40 + npos).astype(dtype)
+        lam_ref, V_ref, pos_ref, neg_ref = side_eigh(M)
+        info: dict = {}
+        lam, V, positive, n_neg = side_eigh(M, stein_limit=1.0, info=info)
+        assert info["stein"] and (positive, n_neg) == (pos_ref, neg_ref) and V.dtype == dtype
+        np.testing.assert_allclose(lam, lam_ref, atol=atol)
+        V64 = V.astype(np.float64)
+        np.testing.assert_allclose(V64.T @ V64, np.eye(lam.size), atol=atol)
+        np.testing.assert_allclose(M.astype(np.float64) @ V64, V64 * lam, atol=10 * atol)
+        # the one-sided sums agree (the vectors' signs may differ)
+        np.testing.assert_allclose((V64 * lam) @ V64.T, (V_ref.astype(float) * lam_ref) @ V_ref.astype(float).T,
+                                   atol=10 * atol)
+        assert 0.0 < info["cluster_share"] <= 1.0
+    # a block-diagonal matrix: its tridiagonal splits, so divide and conquer runs (same answer)
+    B = np.zeros((d, d))
+    B[:40, :40] = _random_sym(40, 10, seed=1)
+    B[40:, 40:] = _random_sym(50, 20, seed=2)
+    info = {}
+    lam, V, positive, n_neg = side_eigh(B, stein_limit=1.0, info=info)
+    assert not info["stein"] and n_neg == 60 and positive
+    np.testing.assert_allclose(lam, np.linalg.eigvalsh(B)[60:], atol=1e-10)
+    # a side that is one tight cluster (30 eigenvalues within 1e-6): share 30^2/d^2, above a limit of 0.05
+    rng = np.random.default_rng(5)
+    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    ev = np.concatenate([-1.0 - 1e-6 * rng.random(30), rng.uniform(0.5, 2.0, d - 30)])
+    C = (Q * ev) @ Q.T
+    info = {}
+    lam, V, _, n_neg = side_eigh(C, stein_limit=0.05, info=info)
+    assert not info["stein"] and n_neg == 30 and info["cluster_share"] == pytest.approx((30 / d) ** 2)
+    np.testing.assert_allclose(np.abs(V.T @ V), np.eye(30), atol=1e-10)
+    assert side_eigh(C, stein_limit=0.2, info=info)[0].size == 30 and info["stein"]
+    assert cluster_share(np.array([]), 1.0, 5) == 0.0
+
+
+def test_side_projector_switches_to_inverse_iteration_on_small_clusters():
+    """The projector runs inverse iteration from the call after one whose side had small clusters,
+    only in double precision, and gives the full decomposition's projection either way; with
+    ``stein_limit=None`` it never does."""
+    d = 150
+    ref = PSDProjector(d)
+    for limit, expect in ((lowrank.STEIN_CLUSTER_LIMIT, True), (None, False)):
+        side = lowrank._SidePSDProjector(d, stein_limit=limit)
+        side.rtol = 1e-9
+        for step in range(4):
+            v = svec(_random_sym(d, 110, seed=60 + step))           # 40 negative, no clusters
+            np.testing.assert_allclose(side(v), ref(v), atol=1e-10)
+        assert (side.stein_calls == 3) if expect else side.stein_calls == 0
+        side.rtol = 1.0                                             # single precision: never
+        side(svec(_random_sym(d, 110, seed=70)))
+        assert side.stein_calls == (3 if expect else 0)
+
+
 def test_share_limit_grows_with_the_order_and_in_single_precision():
     assert mrrr_share_limit(100, False) == pytest.approx(0.14)
     assert mrrr_share_limit(5000, True) == pytest.approx(0.22)
@@ -160,7 +220,14 @@ def test_projection_matches_clarabel_and_the_admm(relaxations, n, seed, noise):
     res = solve(prob, solver="lowrank", tol=1e-10, side_min_order=1)
     assert res.converged and res.solver == "lowrank"
     assert any(k.startswith("side_calls_") for k in res.info)
+    # inverse iteration ran on the largest block (its side has small clusters on these inputs);
+    # without it (divide and conquer only) the answer is the same
+    dmax = max(prob.cones.psd)
+    assert res.info[f"side_stein_calls_{dmax}"] > 0
+    off = solve(prob, solver="lowrank", tol=1e-10, side_min_order=1, stein_limit=None)
+    assert off.converged and off.info[f"side_stein_calls_{dmax}"] == 0
     ro = R.readout(3)
+    np.testing.assert_allclose(ro(res.x), ro(off.x), atol=1e-7)
     np.testing.assert_allclose(ro(res.x), ro(admm.x), atol=1e-7)
     np.testing.assert_allclose(ro(res.x), ro(ref.x), atol=1e-5)
     assert res.objective == pytest.approx(ref.objective, rel=1e-7, abs=1e-8)

@@ -61,7 +61,7 @@ import scipy.linalg as sla
 from sosproj.errors import InvalidParameterError, SolverNotAvailableError
 from sosproj.sdp.backends.admm import AdmmBackend
 from sosproj.sdp.backends.base import RawSolution
-from sosproj.sdp.backends.side_spectrum import mrrr_share_limit, side_eigh, side_gram
+from sosproj.sdp.backends.side_spectrum import STEIN_CLUSTER_LIMIT, mrrr_share_limit, side_eigh, side_gram
 from sosproj.sdp.cones import Cones, PSDProjector, ritz_block
 from sosproj.sdp.conic import ConicProblem
 
@@ -193,17 +193,24 @@ class _SidePSDProjector(PSDProjector):
     decomposition runs in **single precision** while ``rtol`` (set by the backend from its residual
     level) is at least ``single_rtol``: float32 is about twice as fast, and its backward error
     (about :math:`10^{-7}\|M\|`) is then far below the ADMM's current error; the projection itself
-    is always formed in double precision. Counters: ``calls``, ``single_calls``, ``subset_calls``,
-    ``widened``.
+    is always formed in double precision. In double precision, when the previous call's side had
+    small eigenvalue clusters (:func:`~sosproj.sdp.backends.side_spectrum.cluster_share` at most
+    ``stein_limit``), the side's eigenvectors of the tridiagonal come from inverse iteration instead
+    of divide and conquer (``side_eigh``'s ``stein_limit``; same eigenpairs to rounding, cheaper on
+    ``boundary`` inputs, docs/bench_sdp.md "proj5"). Counters: ``calls``, ``single_calls``,
+    ``subset_calls``, ``widened``, ``stein_calls``.
     """
 
-    def __init__(self, d: int, extra: int = 8, single_rtol: float = 1e-5) -> None:
+    def __init__(self, d: int, extra: int = 8, single_rtol: float = 1e-5,
+                 stein_limit: float | None = STEIN_CLUSTER_LIMIT) -> None:
         super().__init__(d)
         self.extra = int(extra)
         self.single_rtol = float(single_rtol)
+        self.stein_limit = None if stein_limit is None else float(stein_limit)
         self.rtol = 1.0
         self.n_pos = self.n_neg = d // 2
-        self.calls = self.single_calls = self.subset_calls = self.widened = 0
+        self.stein_next = False
+        self.calls = self.single_calls = self.subset_calls = self.widened = self.stein_calls = 0
 
     def __call__(self, v: np.ndarray) -> np.ndarray:
         d = self.d
@@ -235,7 +242,11 @@ class _SidePSDProjector(PSDProjector):
             k = 2 * k
         if lam is None or V is None:
             # every eigenvalue, the smaller side's eigenvectors only (the float32 copy is scratch)
-            lam, V, positive, neg = side_eigh(Mk, overwrite=single)
+            info: dict[str, Any] = {}
+            stein = None if (single or not self.stein_next) else self.stein_limit
+            lam, V, positive, neg = side_eigh(Mk, overwrite=single, stein_limit=stein, info=info)
+            self.stein_calls += int(info["stein"])
+            self.stein_next = self.stein_limit is not None and info["cluster_share"] <= self.stein_limit
             self.n_pos, self.n_neg = d - neg, neg
             if neg == 0:
                 return v.copy()
@@ -278,8 +289,9 @@ class LowrankBackend(AdmmBackend):
 
     Projections (a least-squares cost, ``P != 0``; docs/sdp.md section 14): blocks of order at
     least ``side_min_order`` use :class:`_SidePSDProjector` (the smaller side of the spectrum,
-    float32 while the residual level is at least ``single_rtol``), the Anderson memory defaults to
-    :data:`PROJECTION_ANDERSON` and the initial penalty to ``rho_factor`` (default
+    float32 while the residual level is at least ``single_rtol``; inverse iteration for the side's
+    vectors when its eigenvalue clusters are small, ``stein_limit``, None to turn off), the Anderson
+    memory defaults to :data:`PROJECTION_ANDERSON` and the initial penalty to ``rho_factor`` (default
     :data:`PROJECTION_RHO_FACTOR`) times the ADMM's (the median of ``diag(P)``); an explicit ``rho``
     wins. Linear costs (supports) are unchanged by these options.
     """
@@ -288,7 +300,8 @@ class LowrankBackend(AdmmBackend):
     options = {**AdmmBackend.options, "anderson": None, "trace_bound": None, "interior": None, "gap_tol": None,
                "rounding": None, "initial": None, "cert_start": 1e-2, "cert_share": 0.2,
                "partial_min_order": PARTIAL_MIN_ORDER, "krylov_factor": 1e-2,
-               "side_min_order": SIDE_MIN_ORDER, "single_rtol": SINGLE_PRECISION_RTOL, "rho_factor": None}
+               "side_min_order": SIDE_MIN_ORDER, "single_rtol": SINGLE_PRECISION_RTOL, "rho_factor": None,
+               "stein_limit": STEIN_CLUSTER_LIMIT}
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
@@ -327,7 +340,8 @@ class LowrankBackend(AdmmBackend):
         self.quadratic = bool(np.any(self.p_diag))
         for d in list(self.psd_proj):
             if self.quadratic and d >= int(o["side_min_order"]):
-                self.psd_proj[d] = _SidePSDProjector(d, single_rtol=float(o["single_rtol"]))
+                self.psd_proj[d] = _SidePSDProjector(d, single_rtol=float(o["single_rtol"]),
+                                                     stein_limit=o["stein_limit"])
             elif not self.quadratic and d >= int(o["partial_min_order"]):
                 self.psd_proj[d] = _PartialPSDProjector(d)
         self.krylov_factor = float(o["krylov_factor"])
@@ -446,6 +460,7 @@ class LowrankBackend(AdmmBackend):
                 extra[f"side_single_calls_{d}"] = p.single_calls
                 extra[f"side_subset_calls_{d}"] = p.subset_calls
                 extra[f"side_widened_{d}"] = p.widened
+                extra[f"side_stein_calls_{d}"] = p.stein_calls
         if cert:
             extra.update({f"cert_{k}": float(v) for k, v in cert.items()})
             extra["cert_gap_tol"] = self.gap_tol

@@ -20,20 +20,77 @@ and 0.63-0.79 at order 1,326 in double precision (0.74-0.86 and 0.65-0.81 in sin
 :math:`k/d` from 0.05 to 0.5; MRRR on :math:`k` pairs (``syevr``) is cheaper only for small sides
 (:func:`mrrr_share_limit`).
 
+**Inverse iteration for stage 2** (``stein_limit``): when the smaller side's eigenvalues form
+small clusters, its :math:`k` eigenvectors of the tridiagonal are cheaper by inverse iteration
+(``sterf`` for every eigenvalue, then ``stein`` on the :math:`k` of the side) than all :math:`d`
+by divide and conquer. ``stein`` re-orthogonalizes each vector against the earlier ones of its
+cluster (eigenvalues less than :math:`10^{-3}\|T\|_1` apart), so its cost grows with
+:math:`\sum_c |c|^2 d` over the clusters :math:`c` (:func:`cluster_share` is
+:math:`\sum_c |c|^2 / d^2`). Measured on moment blocks of real ``lowrank`` iterates, one BLAS
+thread (``benchmarks/results_sdp/proj5/experiments/tridiag_side.txt``): ``sterf`` + ``stein``
+over ``stevd`` 0.71-0.76 at order 496 with share 0.020-0.028 (``boundary``), 0.86 at order 1,326
+with share 0.052, and 1.7-2.6 at shares 0.14-0.21 (``dp``: hundreds of eigenvalues near zero
+on the smaller side); :data:`STEIN_CLUSTER_LIMIT` keeps the winning side of that.
+
 :func:`side_gram` then forms the one-sided sum as one ``syrk`` (half the flops of the ``gemm``
 :math:`(V\Lambda)V^\top`).
 
 References: Demmel, *Applied Numerical Linear Algebra* (1997), section 5.3 (tridiagonal reduction
-and back-transformation); LAPACK Users' Guide, ``xSYEVD`` / ``xSYTRD`` / ``xORMTR``.
+and back-transformation); LAPACK Users' Guide, ``xSYEVD`` / ``xSYTRD`` / ``xORMTR`` /
+``xSTEIN`` (inverse iteration, Dhillon's analysis in LAPACK Working Note 108).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
+
+#: :func:`side_eigh` with a ``stein_limit`` runs inverse iteration for the smaller side when its
+#: :func:`cluster_share` is at most this (double precision; module docs for the measurements)
+STEIN_CLUSTER_LIMIT = 0.03
+
+#: ``stein``'s cluster rule: eigenvalues closer than this times :math:`\|T\|_1` are one cluster
+STEIN_CLUSTER_GAP = 1e-3
+
+
+def cluster_share(lam: np.ndarray, onenorm: float, d: int) -> float:
+    r""":math:`\sum_c |c|^2 / d^2` over the clusters of the ascending ``lam`` (consecutive gaps at most
+    :data:`STEIN_CLUSTER_GAP` times ``onenorm``, the rule of LAPACK's ``stein``): the re-orthogonalization
+    work of inverse iteration on ``lam`` relative to a :math:`d^3` decomposition.
+
+    >>> cluster_share(np.array([-3.0, -2.0, -1.0]), 10.0, 10), cluster_share(np.array([-1e-4, 0.0, 1e-4]), 10.0, 10)
+    (0.03, 0.09)
+    """
+    lam = np.asarray(lam, dtype=float)
+    if lam.size == 0 or d <= 0:
+        return 0.0
+    cuts = np.flatnonzero(np.diff(lam) > STEIN_CLUSTER_GAP * float(onenorm))
+    sizes = np.diff(np.concatenate(([0], cuts + 1, [lam.size])))
+    return float(np.sum(sizes.astype(float) ** 2)) / float(d) ** 2
+
+
+def _tridiagonal_onenorm(diag: np.ndarray, off: np.ndarray) -> float:
+    a = np.abs(diag).astype(float)
+    if off.size:
+        e = np.abs(off).astype(float)
+        a[:-1] += e
+        a[1:] += e
+    return float(a.max()) if a.size else 0.0
+
+
+def _unreduced(diag: np.ndarray, off: np.ndarray) -> bool:
+    r"""No off-diagonal entry negligible (LAPACK's splitting test :math:`e_i^2 \le \epsilon^2|d_id_{i+1}|`):
+    ``stein`` is then called on one block."""
+    if off.size == 0:
+        return True
+    eps = float(np.finfo(diag.dtype).eps)
+    dd = np.abs(diag[:-1].astype(float) * diag[1:].astype(float))
+    e2 = off.astype(float) ** 2
+    return bool(np.all(e2 > eps * eps * dd + np.finfo(float).tiny))
 
 
 @lru_cache(maxsize=32)
@@ -43,7 +100,8 @@ def _sytrd_lwork(d: int, single: bool) -> int:
     return max(1, int(work)) if info == 0 else max(1, 64 * d)
 
 
-def side_eigh(M: np.ndarray, overwrite: bool = False) -> tuple[np.ndarray, np.ndarray, bool, int]:
+def side_eigh(M: np.ndarray, overwrite: bool = False, stein_limit: float | None = None,
+              info: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, bool, int]:
     r"""Eigenpairs of the smaller side of the spectrum of the symmetric ``M`` (float32 or float64).
 
     Returns ``(lam, V, positive, n_neg)``: the eigenvalues of that side (ascending), its eigenvectors
@@ -52,6 +110,13 @@ def side_eigh(M: np.ndarray, overwrite: bool = False) -> tuple[np.ndarray, np.nd
     negative side. Only one triangle is read: the upper one of a C-ordered ``M``, the lower one of
     a Fortran-ordered ``M`` (the lower triangle of its Fortran view); ``overwrite`` lets the
     reduction work in ``M``'s memory.
+
+    With ``stein_limit`` the eigenvalues come from ``sterf`` and, when the side's
+    :func:`cluster_share` is at most ``stein_limit`` and the tridiagonal is unreduced, its
+    eigenvectors from inverse iteration (``stein``); otherwise (or when ``stein`` reports vectors that
+    did not converge) from divide and conquer as without it. ``info``, when given, receives
+    ``"stein"`` (whether inverse iteration produced the vectors) and ``"cluster_share"`` (of the
+    returned side, for the caller's next choice).
 
     >>> A = np.diag([3.0, -1.0, 2.0, -4.0, 5.0])
     >>> lam, V, positive, n_neg = side_eigh(A)
@@ -66,21 +131,46 @@ def side_eigh(M: np.ndarray, overwrite: bool = False) -> tuple[np.ndarray, np.nd
                            else (lapack.dsytrd, lapack.dstevd, lapack.dormqr))
     # a C-ordered symmetric matrix is its own transpose in Fortran order: no copy to hand it over
     A = M.T if M.flags.c_contiguous else M
-    c, diag, off, tau, info = sytrd(A, lower=1, lwork=_sytrd_lwork(d, single), overwrite_a=int(overwrite))
-    if info != 0:
-        raise np.linalg.LinAlgError(f"sytrd failed (info {info})")
-    w, Z, info = stevd(diag, off, compute_v=1)
-    if info != 0:
-        raise np.linalg.LinAlgError(f"stevd failed (info {info})")
-    n_neg = int(np.searchsorted(w, 0.0))
-    positive = n_neg > d - n_neg
-    cols = slice(n_neg, d) if positive else slice(0, n_neg)
+    c, diag, off, tau, err = sytrd(A, lower=1, lwork=_sytrd_lwork(d, single), overwrite_a=int(overwrite))
+    if err != 0:
+        raise np.linalg.LinAlgError(f"sytrd failed (info {err})")
+    onenorm = _tridiagonal_onenorm(diag, off)
+    Z = None
+    used_stein = False
+    if stein_limit is not None:
+        sterf, stein = (lapack.ssterf, lapack.sstein) if single else (lapack.dsterf, lapack.dstein)
+        w, err = sterf(diag, off)
+        if err != 0:
+            raise np.linalg.LinAlgError(f"sterf failed (info {err})")
+        w = np.sort(w)
+        n_neg = int(np.searchsorted(w, 0.0))
+        positive = n_neg > d - n_neg
+        cols = slice(n_neg, d) if positive else slice(0, n_neg)
+        share = cluster_share(w[cols], onenorm, d)
+        if 0 < w[cols].size and share <= stein_limit and _unreduced(diag, off):
+            block = np.ones(d, dtype=np.int32)
+            split = np.zeros(d, dtype=np.int32)
+            split[0] = d
+            Zk, err = stein(diag, off, w[cols], block, split)
+            if err == 0:
+                Z, used_stein = Zk[:, : w[cols].size], True
+    if Z is None:
+        w, Zd, err = stevd(diag, off, compute_v=1)
+        if err != 0:
+            raise np.linalg.LinAlgError(f"stevd failed (info {err})")
+        n_neg = int(np.searchsorted(w, 0.0))
+        positive = n_neg > d - n_neg
+        cols = slice(n_neg, d) if positive else slice(0, n_neg)
+        Z = Zd[:, cols]
     lam = w[cols]
+    if info is not None:
+        info["stein"] = used_stein
+        info["cluster_share"] = cluster_share(lam, onenorm, d)
     k = lam.size
     V = np.zeros((d, k), dtype=M.dtype, order="F")
     if k == 0:
         return lam, V, positive, n_neg
-    V[:] = Z[:, cols]
+    V[:] = Z
     if d > 1:
         # Q = H(1) ... H(d-1), the reflector v_i stored below the subdiagonal in column i of c: that
         # is the QR-form product of c[1:, :d-1] acting on rows 1..d-1 (what ormtr does for uplo L)
@@ -133,4 +223,4 @@ def side_gram(V: np.ndarray, lam: np.ndarray, M: np.ndarray | None = None) -> np
     return sla.blas.dsyrk(1.0, W, beta=1.0, c=M.T, lower=1, overwrite_c=1)
 
 
-__all__ = ["side_eigh", "side_gram", "mrrr_share_limit"]
+__all__ = ["side_eigh", "side_gram", "mrrr_share_limit", "cluster_share", "STEIN_CLUSTER_LIMIT"]

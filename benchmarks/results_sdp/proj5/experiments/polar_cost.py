@@ -1,3 +1,4 @@
+# ruff: noqa: B023  (the timed lambdas run inside the loop iteration that defines them)
 """Idea 1 of proj5: is a PSD projection from matrix products (polar decomposition / sign function)
 cheaper than ``side_eigh`` at the orders of issue 15?  One BLAS thread, CPU time, median of 5.
 

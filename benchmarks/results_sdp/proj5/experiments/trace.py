@@ -1,8 +1,12 @@
-import sys, ast, numpy as np
+import ast
+import sys
+
 sys.path.insert(0, "benchmarks")
 from moment_projection import make_input
-from sosproj.sdp.compile import compile_projection
+
 from sosproj.sdp.backends.lowrank import LowrankBackend
+from sosproj.sdp.compile import compile_projection
+
 n, regime = int(sys.argv[1]), sys.argv[2]
 opts = ast.literal_eval(sys.argv[3]) if len(sys.argv) > 3 else {}
 R, _, Y = make_input("unit_ball", n, regime)
