@@ -164,6 +164,9 @@ def test_side_eigh_inverse_iteration_equals_divide_and_conquer():
     np.testing.assert_allclose(np.abs(V.T @ V), np.eye(30), atol=1e-10)
     assert side_eigh(C, stein_limit=0.2, info=info)[0].size == 30 and info["stein"]
     assert cluster_share(np.array([]), 1.0, 5) == 0.0
+    for npos in (0, d):                                             # definite: an empty side
+        lam, V, positive, n_neg = side_eigh(_random_sym(d, npos, seed=3), stein_limit=1.0)
+        assert lam.size == 0 and V.shape == (d, 0) and n_neg == d - npos
 
 
 def test_side_projector_switches_to_inverse_iteration_on_small_clusters():

@@ -29,7 +29,7 @@ cluster (eigenvalues less than :math:`10^{-3}\|T\|_1` apart), so its cost grows 
 :math:`\sum_c |c|^2 / d^2`). Measured on moment blocks of real ``lowrank`` iterates, one BLAS
 thread (``benchmarks/results_sdp/proj5/experiments/tridiag_side.txt``): ``sterf`` + ``stein``
 over ``stevd`` 0.71-0.76 at order 496 with share 0.020-0.028 (``boundary``), 0.86 at order 1,326
-with share 0.052, and 1.7-2.6 at shares 0.14-0.21 (``dp``: hundreds of eigenvalues near zero
+with share 0.052, and 1.7-2.7 at shares 0.14-0.21 (``dp``: hundreds of eigenvalues near zero
 on the smaller side); :data:`STEIN_CLUSTER_LIMIT` keeps the winning side of that.
 
 :func:`side_gram` then forms the one-sided sum as one ``syrk`` (half the flops of the ``gemm``
@@ -147,7 +147,9 @@ def side_eigh(M: np.ndarray, overwrite: bool = False, stein_limit: float | None 
         positive = n_neg > d - n_neg
         cols = slice(n_neg, d) if positive else slice(0, n_neg)
         share = cluster_share(w[cols], onenorm, d)
-        if 0 < w[cols].size and share <= stein_limit and _unreduced(diag, off):
+        if w[cols].size == 0:                       # a definite matrix: no vector is needed
+            Z, used_stein = np.zeros((d, 0), dtype=M.dtype), True
+        elif share <= stein_limit and _unreduced(diag, off):
             block = np.ones(d, dtype=np.int32)
             split = np.zeros(d, dtype=np.int32)
             split[0] = d
