@@ -326,3 +326,6 @@ def test_warm_started_second_projection_and_bad_settings(relaxations):
     prob = compile_projection(R, 3, _noisy_tensor(R, 8, 0.2))
     with pytest.raises(InvalidParameterError, match="rho_factor"):
         lowrank.LowrankBackend(prob, rho_factor=0.0)
+    for bad in (-0.1, 2.0, "0.03", float("nan")):
+        with pytest.raises(InvalidParameterError, match="stein_limit"):
+            lowrank.LowrankBackend(prob, stein_limit=bad)

@@ -329,6 +329,9 @@ class LowrankBackend(AdmmBackend):
         rho_factor = float(rho_factor) if rho_factor is not None else (PROJECTION_RHO_FACTOR if quadratic else 1.0)
         if rho_factor <= 0.0:
             raise InvalidParameterError("rho_factor must be positive (the initial penalty over the ADMM's default)")
+        stein_limit = opts.get("stein_limit", STEIN_CLUSTER_LIMIT)
+        if stein_limit is not None and not (isinstance(stein_limit, (int, float)) and 0.0 <= stein_limit <= 1.0):
+            raise InvalidParameterError("stein_limit must be None or a number in [0, 1] (a cluster share)")
         if quadratic and opts.get("rho") is None:
             pd = np.asarray(problem.P.diagonal(), dtype=float)
             pd = pd[pd > 0]
