@@ -97,6 +97,8 @@ def _project_psd_side(Y: np.ndarray) -> np.ndarray:
     [[1.5, 1.5], [1.5, 1.5]]
     """
     Y = np.ascontiguousarray(Y, dtype=np.float64)
+    if Y.shape[0] < 2:                               # LAPACK's tridiagonal reduction needs order >= 2
+        return np.maximum(Y, 0.0)
     lam, V, positive, n_neg = side_eigh(Y)
     if n_neg == 0:
         return Y.copy()
