@@ -17,7 +17,9 @@ data loading included; CPU from ``resource.getrusage(RUSAGE_CHILDREN)`` differen
 average before and after, and the error: average L1 per 3-way marginal / m, the peer's from its synthetic
 data exactly as ``benchmarks/marginals_peers.py`` scores it (``MarginalWorkload.workload_answers``).
 Ratios ``sosproj / peer`` (median sosproj over the peer's single run) are printed per cell; the raw rows
-are appended to ``--out`` (JSON lines).
+are appended to ``--out`` (JSON lines).  ``--baseline-src`` times a second sosproj (e.g. a snapshot of main)
+in the same cells, interleaved (``sosproj, peer, base, sosproj, base``), and prints the paired CPU and error
+ratios; the peer ``none`` runs the two sosproj versions only.
 
 Example (the commands behind docs/bench_peers.md are in benchmarks/results_peers/runtime_v8/COMMAND.md)::
 
@@ -148,6 +150,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--cells", nargs="+", default=[],
                     help="PEER:DATASET:EPS:SEED[,SEED...] (PEER aim or mst), run in the order given")
     ap.add_argument("--sosproj-src", default=str(ROOT), help="directory holding the sosproj package to time")
+    ap.add_argument("--baseline-src", default=None,
+                    help="a second sosproj (e.g. a snapshot of main) timed in the same cells, interleaved with the "
+                         "first (rows with method 'sosproj_base'; paired ratios printed)")
     ap.add_argument("--sosproj-repeats", type=int, default=2,
                     help="sosproj releases per cell, interleaved with the peer's (sosproj, peer, sosproj, ...)")
     ap.add_argument("--peer-timeout", type=float, default=3600.0)
@@ -168,25 +173,36 @@ def main(argv: list[str] | None = None) -> None:
     keep = Path(args.keep_synth) if args.keep_synth else None
     for cell in args.cells:
         meth, name, eps_s, seeds_s = cell.split(":")
-        if meth not in ("aim", "mst"):
-            raise SystemExit(f"unknown peer {meth!r} in {cell!r}; use aim or mst")
+        if meth not in ("aim", "mst", "none"):
+            raise SystemExit(f"unknown peer {meth!r} in {cell!r}; use aim, mst or none")
         eps = float(eps_s)
         for seed in (int(s) for s in seeds_s.split(",")):
             rows = []
             for rep in range(max(args.sosproj_repeats, 1)):
-                rows.append({**run_sosproj(args.sosproj_src, name, eps, seed, env), "repeat": rep})
-                if rep == 0:
+                rows.append({**run_sosproj(args.sosproj_src, name, eps, seed, env), "repeat": rep,
+                             "sosproj_src": str(Path(args.sosproj_src).resolve())})
+                if rep == 0 and meth != "none":
                     rows.append(run_peer(meth, name, eps, seed, args.peer_timeout, env, keep))
+                if args.baseline_src is not None:
+                    rows.append({**run_sosproj(args.baseline_src, name, eps, seed, env), "repeat": rep,
+                                 "method": "sosproj_base", "sosproj_src": str(Path(args.baseline_src).resolve())})
             common = {"dataset": name, "epsilon": eps, "delta": DELTA, "seed": seed, "peer": meth,
-                      "label": args.label, "sosproj_src": str(Path(args.sosproj_src).resolve()),
-                      "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
+                      "label": args.label, "utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())}
             with out.open("a") as fh:
                 for r in rows:
                     fh.write(json.dumps({**common, **r}) + "\n")
             sos = [r for r in rows if r["method"] == "sosproj"]
-            peer = next(r for r in rows if r["method"] == meth)
             med = {k: statistics.median(r[k] for r in sos) for k in ("wall_s", "cpu_s", "proc_cpu_s", "l1")}
             loads = [r["load_before"] for r in rows] + [r["load_after"] for r in rows]
+            base = [r for r in rows if r["method"] == "sosproj_base"]
+            if base:
+                mb = {k: statistics.median(r[k] for r in base) for k in ("cpu_s", "l1")}
+                print(f"{name:8s} eps={eps:<4g} seed={seed} sosproj cpu {med['cpu_s']:.3f}s l1 {med['l1']:.6f} | "
+                      f"base cpu {mb['cpu_s']:.3f}s l1 {mb['l1']:.6f} | ratio cpu {_ratio(med['cpu_s'], mb['cpu_s'])} "
+                      f"l1 {_ratio(med['l1'], mb['l1'])} | load {min(loads):.1f}-{max(loads):.1f}", flush=True)
+            if meth == "none":
+                continue
+            peer = next(r for r in rows if r["method"] == meth)
             print(f"{name:8s} eps={eps:<4g} seed={seed} {meth}: sosproj wall {med['wall_s']:.2f}s cpu "
                   f"{med['cpu_s']:.2f}s l1 {med['l1']:.4f} | {meth} wall {peer['wall_s']} cpu {peer['cpu_s']} "
                   f"l1 {peer['l1']} | ratio wall {_ratio(med['wall_s'], peer['wall_s'])} cpu "
