@@ -145,6 +145,51 @@ def _ratio(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None or b == 0 else a / b
 
 
+def summary(paths: list[str]) -> None:
+    """Per (dataset, peer, epsilon): medians over seeds of the per-seed ratios sosproj / peer (CPU of the
+    algorithm, CPU of the whole subprocess, wall) and of the error ratio; the load range of the cell."""
+    rows = [json.loads(ln) for p in paths for ln in Path(p).read_text().splitlines() if ln.strip()]
+    cells: dict = {}
+    for r in rows:
+        cells.setdefault((r["dataset"], r["peer"], r["epsilon"], r["seed"], r.get("label", "")), []).append(r)
+    agg: dict = {}
+    for (name, peer, eps, _seed, _), rs in cells.items():
+        if peer == "none":
+            continue
+        sos = [r for r in rs if r["method"] == "sosproj"]
+        pr = [r for r in rs if r["method"] == peer]
+        if not sos or not pr or pr[0].get("cpu_s") is None:
+            continue
+        med = {k: statistics.median(r[k] for r in sos) for k in ("cpu_s", "proc_cpu_s", "wall_s", "l1")}
+        p0 = pr[0]
+        loads = [r["load_before"] for r in rs] + [r["load_after"] for r in rs]
+        agg.setdefault((name, peer, eps), []).append(
+            (med["cpu_s"], p0["cpu_s"], med["cpu_s"] / p0["cpu_s"], med["proc_cpu_s"] / p0["proc_cpu_s"],
+             med["wall_s"] / p0["wall_s"], med["l1"] / p0["l1"], min(loads), max(loads)))
+    print("dataset peer eps seeds sosproj_cpu_s peer_cpu_s cpu_ratio proc_cpu_ratio wall_ratio l1_ratio load")
+    for (name, peer, eps), v in sorted(agg.items()):
+        col = list(zip(*v))
+        print(f"{name} {peer} {eps:g} {len(v)} {statistics.median(col[0]):.2f} {statistics.median(col[1]):.1f} "
+              f"{statistics.median(col[2]):.3f} {statistics.median(col[3]):.3f} {statistics.median(col[4]):.3f} "
+              f"{statistics.median(col[5]):.3f} {min(col[6]):.1f}-{max(col[7]):.1f}")
+    base = [(k, rs) for k, rs in cells.items() if any(r["method"] == "sosproj_base" for r in rs)]
+    if base:
+        print("\npaired sosproj / sosproj_base (per-seed ratios; geometric mean, min, max)")
+        pb: dict = {}
+        for (name, _peer, eps, _seed, _), rs in base:
+            new = [r for r in rs if r["method"] == "sosproj"]
+            old = [r for r in rs if r["method"] == "sosproj_base"]
+            pb.setdefault((name, eps), []).append(
+                (statistics.median(r["cpu_s"] for r in new) / statistics.median(r["cpu_s"] for r in old),
+                 statistics.median(r["l1"] for r in new) / statistics.median(r["l1"] for r in old)))
+        print("dataset eps n cpu_gmean cpu_min cpu_max l1_gmean l1_min l1_max")
+        for (name, eps), v in sorted(pb.items()):
+            c = [x[0] for x in v]
+            e = [x[1] for x in v]
+            print(f"{name} {eps:g} {len(v)} {statistics.geometric_mean(c):.3f} {min(c):.3f} {max(c):.3f} "
+                  f"{statistics.geometric_mean(e):.6f} {min(e):.6f} {max(e):.6f}")
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--cells", nargs="+", default=[],
@@ -159,8 +204,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--label", default="", help="written into every row (e.g. the sosproj commit)")
     ap.add_argument("--keep-synth", default=None, help="directory for the peers' synthetic data (npz)")
     ap.add_argument("--out", default=None, help="JSON lines file the rows are appended to (required)")
+    ap.add_argument("--summary", nargs="+", default=None, help="print the ratio table of these row files and exit")
     ap.add_argument("--sosproj-child", nargs=5, default=None, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.summary:
+        summary(args.summary)
+        return
     if args.sosproj_child is not None:
         src, name, eps, seed, out = args.sosproj_child
         sosproj_child(src, name, float(eps), int(seed), out)
