@@ -18,3 +18,7 @@ python benchmarks/runtime_vs_pgm.py --label "$L" --sosproj-src "$NEW" --baseline
     --sosproj-repeats 1 --cells none:nltcs:0.03:0,1,2,3,4 none:nltcs:0.1:0,1,2,3,4 none:nltcs:0.3:0,1,2,3,4 \
     none:nltcs:1:0,1,2,3,4 none:nltcs:3:0,1,2,3,4 none:nltcs:10:0,1,2,3,4 none:planted32:1:0,1 none:planted32:0.3:0
 uptime
+# 03:42 UTC, appended: planted32 epsilon 1 seeds 2-4 (5 seeds in all) and epsilon 3 seed 0
+python benchmarks/runtime_vs_pgm.py --label "$L" --sosproj-src "$NEW" --baseline-src "$BASE" --out $R/rows_paired.jsonl \
+    --sosproj-repeats 1 --cells none:planted32:1:2,3,4 none:planted32:3:0
+uptime
