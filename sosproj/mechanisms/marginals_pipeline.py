@@ -251,6 +251,26 @@ def default_tolerance(snr: float) -> float:
     return DEFAULT_TOL if snr <= 0 else min(DEFAULT_TOL, TOL_SNR / snr)
 
 
+#: Cap and factor of the Boolean-cube step's tolerance (:func:`cube_tolerance`).
+CUBE_TOL_MAX = 1e-4
+CUBE_TOL_FACTOR = 1.0
+
+
+def cube_tolerance(tol: float) -> float:
+    r"""Stopping tolerance of the Boolean-cube step of ``reconstruction="auto"`` (:func:`_cube_then_lnn`)
+    given the reconstruction's tolerance ``tol`` (:func:`default_tolerance`, or the caller's).
+
+    ``min(CUBE_TOL_MAX, CUBE_TOL_FACTOR * tol)``. The cube step only moves the measurement to a better
+    starting point: the LNN projection that follows runs at ``tol`` itself and alone decides the
+    released tables' feasibility and their final mixing weight ``theta`` (the bias that
+    :func:`default_tolerance` bounds). A function of ``tol`` only (public); post-processing.
+
+    >>> cube_tolerance(1e-3), cube_tolerance(1e-6)
+    (0.0001, 1e-06)
+    """
+    return min(CUBE_TOL_MAX, CUBE_TOL_FACTOR * float(tol))
+
+
 def binary_step(layout: ResidualLayout, snr: float) -> str:
     """The binary ``reconstruction="auto"`` step on this (public) layout at this public SNR.
 
@@ -719,7 +739,7 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     # below degree k the relaxation constrains the moments of order <= deg only (a prefix of the
     # index, which lists subsets by size); the higher ones are left to the LNN step
     low = len(index) if deg >= k else len(SubsetIndex(n, min(deg, n)))
-    proj = CubeTablesProjector(n, deg, a[:low], tol=min(tol, 1e-4), max_iter=int(options.get("max_iter", 1000)),
+    proj = CubeTablesProjector(n, deg, a[:low], tol=cube_tolerance(tol), max_iter=int(options.get("max_iter", 1000)),
                                basis=basis)
     f_cube, cinfo = proj.solve(g[:low], warm_start=False, on_fail="return")
     f = g.copy()
