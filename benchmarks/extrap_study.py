@@ -146,6 +146,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--epsilons", nargs="+", type=float, default=[0.3, 1.0, 3.0])
     ap.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2, 3, 4])
     ap.add_argument("--base-src", default="/tmp/extrap_base", help="OLD source tree (git archive b5438f5)")
+    ap.add_argument("--new-src", default=None, help="NEW source tree (default: this worktree; a git archive "
+                    "snapshot keeps edits made during the run out of it)")
     ap.add_argument("--which", choices=["new", "old", "both"], default="both")
     ap.add_argument("--out", default="benchmarks/results_marginals/extrap_v8/study.jsonl")
     ap.add_argument("--summary", default=None)
@@ -154,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.summary:
         summary(args.summary, args.old_rows)
         return
-    new_src = str(Path(__file__).resolve().parents[1])
+    new_src = args.new_src or str(Path(__file__).resolve().parents[1])
     trees = {"new": new_src, "old": args.base_src}
     which = ["new", "old"] if args.which == "both" else [args.which]
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
