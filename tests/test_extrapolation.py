@@ -1,4 +1,4 @@
-"""The extrapolation of unmeasured residual sets (levelwise max-entropy) and the dual LNN projection
+"""The extrapolation of unmeasured residual sets (averaged max-entropy interactions) and the dual LNN projection
 (MarginalProjector.solve_dual) against cvxpy/Clarabel, the ADMM path and their optimality conditions."""
 
 from __future__ import annotations
@@ -98,10 +98,11 @@ def test_solve_dual_reports_the_cap_and_refuses_what_it_cannot_do():
         MarginalProjector(pair, mp.table_metric(pair), psd=True).solve_dual(np.zeros(pair.res_size))
 
 
-def test_levelwise_shared_unmeasured_pair_is_exact_and_consistent():
+def test_shared_unmeasured_pair_gets_the_average_of_its_tables_interactions():
     """Noise-free tables; unmeasured: the pair (0, 1) (shared by two 3-way tables) and its supersets. The
-    levelwise tables are non-negative and consistent with no projection, the measured tables unchanged,
-    the pair's table has the measured 1-way margins, and each 3-way table is the IPF of its margins."""
+    measured residuals are unchanged, each unmeasured 3-way set gets its own maximum-entropy table's
+    interaction, the pair the average of the two tables' interactions, and a realizable layout has no
+    unmet margin."""
     sizes = (3, 4, 2, 5)
     ds = _data(sizes, 400, seed=2)
     lay = ResidualLayout(sizes, all_k_way(4, 3))
@@ -111,19 +112,35 @@ def test_levelwise_shared_unmeasured_pair_is_exact_and_consistent():
     r = true.copy()
     for A in un:
         lay.residual(r, A)[...] = 0.0
-    tops = ex.maximal_sets(measured)
-    tables = {A: lay.marginal(true, A) for A in tops}
-    out, info = ex.extrapolate_levelwise(lay, r, measured, tables)
+    tables = {A: lay.marginal(true, A) for A in ex.maximal_sets(measured)}
+    out, info = ex.extrapolate_unmeasured(lay, r, measured, tables)
     assert info["ipf_unmet"] < 1e-9
-    assert lay.forward(out).min() >= -1e-9
     for A in measured:
         assert np.allclose(lay.residual(out, A), lay.residual(true, A))
-    t01 = lay.marginal(out, (0, 1))
-    assert np.allclose(t01.sum(axis=1), ds.marginal((0,))) and np.allclose(t01.sum(axis=0), ds.marginal((1,)))
+    pair = []
     for W in [(0, 1, 2), (0, 1, 3)]:
-        margins = {(0, 1): t01, (0, 2): lay.marginal(out, (W[0], W[2])), (1, 2): lay.marginal(out, (W[1], W[2]))}
-        ref = ex.ipf_table(tuple(sizes[x] for x in W), margins, 400.0, max_cycles=2000)
-        assert np.allclose(lay.marginal(out, W), ref, atol=1e-6)
+        margins = {(0, 2): lay.marginal(true, (W[0], W[2])), (1, 2): lay.marginal(true, (W[1], W[2]))}
+        P = ex.ipf_table(tuple(sizes[x] for x in W), margins, 400.0)
+        assert np.allclose(lay.residual(out, W), ex.top_residual(P), atol=1e-8)
+        pair.append(ex.top_residual(P.sum(axis=2)))
+    assert np.allclose(lay.residual(out, (0, 1)), (pair[0] + pair[1]) / 2, atol=1e-8)
+
+
+def test_release_reports_exact_or_projected_extrapolation():
+    """The default release on small categorical data with skipped sets: consistent, non-negative, summing to
+    m; info says whether the extrapolation needed the projection, and ``converged`` is that step's."""
+    sizes = (3, 4, 2, 9, 5)
+    ds = _data(sizes, 300, seed=1)
+    rel = mp.release(ds, 3, epsilon=1.0, delta=1e-6, rng=0, _skip=2.0)
+    ri = rel.info["reconstruction_info"]
+    assert rel.info["unmeasured_sets"] and ri["extrapolation"] == "max-entropy"
+    if ri["extrapolation_exact"]:
+        assert "extrapolation_projection" not in ri
+    else:
+        ep = ri["extrapolation_projection"]
+        assert ep["solver"] == "marginal-dual-fista" and ri["converged"] == (ep["converged"] and ri["converged"])
+    tabs = [rel.table(w) for w in itertools.combinations(range(5), 3)]
+    assert min(t.min() for t in tabs) >= -1e-9 and all(np.isclose(t.sum(), 300) for t in tabs)
 
 
 def test_unrealizable_margins_are_projected_and_reported():

@@ -62,7 +62,7 @@ import numpy as np
 from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.errors import InvalidParameterError
-from sosproj.mechanisms.extrapolation import extrapolate_levelwise, ipf_table, maximal_sets
+from sosproj.mechanisms.extrapolation import extrapolate_unmeasured, ipf_table, maximal_sets
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import CALIBRATIONS, Adjacency, PrivacySpec
@@ -865,7 +865,8 @@ PSD_MAX_PAIRS = 500
 
 
 #: Largest mixing weight with the uniform tables that :func:`_reconstruct_skipped` applies to the
-#: levelwise extrapolation without a projection (IPF's round-off; a met margin leaves theta ~1e-12).
+#: extrapolated residuals instead of a projection (round-off: IPF tables that met their margins and
+#: do not disagree leave cells of -1e-12 relative to the uniform ones).
 EXACT_THETA = 1e-8
 
 
@@ -876,23 +877,25 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
     1. The reconstruction ``reconstruction`` on the *measured* family only: the layout whose workload is
        the maximal measured sets (the family is closed under subsets, so it is that layout's closure),
        giving consistent non-negative tables of every measured set.
-    2. The unmeasured sets' tables by :func:`~sosproj.mechanisms.extrapolation.extrapolate_levelwise`:
-       every workload set with an unmeasured subset proposes the maximum-entropy table of its measured
-       margins (:func:`ipf_table`; with only the 1-way sets measured, the product of the 1-way tables),
-       and every unmeasured set, smallest first, gets the I-projection of its proposals' average onto the
-       margins already fixed for its subsets. Setting ``c_A = 0`` instead (the additive extrapolation) is
-       far worse on sparse tables: on titanic with the TRUE 1-way marginals, L1 / m 1.046 after LNN
-       against 0.508 for the product (``benchmarks/results_catrule/oracles_titanic.txt``).
-    3. The tables are consistent by construction and non-negative wherever each IPF met its margins.
-       Where the measured margins of a set admit no non-negative table (pairwise consistent tables need
-       not be jointly realizable) a cell is negative, and the LNN projection in the table metric
+    2. Every workload set ``W`` with an unmeasured subset gets the maximum-entropy table with the
+       reconstructed margins of its maximal measured subsets (:func:`ipf_table`; with only the 1-way sets
+       measured, the product of the 1-way tables); every unmeasured set ``A`` gets the interaction
+       (the table's margin on ``A`` centered along every axis) averaged over those ``W`` that contain it
+       (:func:`~sosproj.mechanisms.extrapolation.extrapolate_unmeasured`). Setting ``c_A = 0`` instead
+       (the additive extrapolation) is far worse on sparse tables: on titanic with the TRUE 1-way
+       marginals, L1 / m 1.046 after LNN against 0.508 for the product
+       (``benchmarks/results_catrule/oracles_titanic.txt``).
+    3. The residuals are consistent by construction (one per set); where the workload sets' tables
+       disagree on a shared unmeasured subset, or the measured margins inside a set admit no non-negative
+       table (``info["ipf_unmet"]``), a cell can be negative, and the LNN projection in the table metric
        (:func:`table_metric`) removes it, solved on its dual by
        :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual` (accelerated projected gradient
-       with restarts; the ADMM of :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve` stalled at
-       its 5,000-iteration cap on adult, ``docs/bench_allocation.md``): ``info["extrapolation_projection"]``
-       (iterations, ``theta``, duality gap), ``info["extrapolation_theta"]``; ``info["converged"]`` is
-       the measured step's and this projection's together (``True`` with no projection: step 2 is exact
-       up to the IPF tolerance, ``info["ipf_unmet"]``).
+       with restarts, certified by its duality gap; the ADMM of
+       :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve` stopped at its 5,000-iteration cap on
+       adult, ``docs/bench_allocation.md``): ``info["extrapolation_projection"]`` (iterations, ``theta``,
+       duality gap), ``info["extrapolation_theta"]``; ``info["converged"]`` is the measured step's and this
+       projection's together. With no negative cell (beyond round-off, :data:`EXACT_THETA`) there is no
+       projection and the step is exact by construction.
     Post-processing: reads only the noisy residuals, the released total and the public layout.
     """
     from sosproj.sdp.marginal_admm import MarginalProjector
@@ -922,21 +925,21 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
             if A:
                 lay.residual(r, A)[...] = sub.residual(r_sub, A)
         sub_tabs = {A: np.maximum(sub.marginal(r_sub, A), 0.0) for A in top}
-    r, einfo = extrapolate_levelwise(lay, r, measured, sub_tabs)
+    r, einfo = extrapolate_unmeasured(lay, r, measured, sub_tabs)
     info = {**info, "ipf_unmet": einfo["ipf_unmet"]}
     proj = MarginalProjector(lay, table_metric(lay), tol=float(options.get("tol", 1e-3)),
                              max_iter=int(options.get("max_iter", 1000)))
-    # exact up to the IPF tolerance where every set met its margins (a mixing weight below EXACT_THETA);
-    # else the projection
     r_mix, theta = proj.make_nonnegative(r)
-    if theta <= EXACT_THETA:
+    exact = theta <= EXACT_THETA          # non-negative up to round-off: no projection
+    if exact:
         r = r_mix
     else:
         r, pinfo = proj.solve_dual(r, on_fail="return")
         theta = pinfo["theta"]
-        info = {**info, "extrapolation_projection": {k: pinfo[k] for k in _STEP_KEYS if k in pinfo},
+        info = {**info, "extrapolation_projection": {"solver": pinfo["solver"],
+                                                     **{k: pinfo[k] for k in _STEP_KEYS if k in pinfo}},
                 "converged": bool(info.get("converged", True)) and bool(pinfo["converged"])}
-    return r, {**info, "extrapolation": "max-entropy-levelwise", "extrapolation_theta": theta}
+    return r, {**info, "extrapolation": "max-entropy", "extrapolation_exact": exact, "extrapolation_theta": theta}
 
 
 #: Reconstruction methods (post-processing of a :class:`Measurement`): name -> function.
