@@ -352,6 +352,9 @@ class MarginalProjector:
 
         lam = np.zeros(lay.tab_size)
         y = lam.copy()
+        lam_new = np.empty(lay.tab_size)                           # work buffers (table space)
+        diff = np.empty(lay.tab_size)
+        tmp = np.empty(lay.tab_size)
         tk = 1.0
         converged = False
         theta = gap = np.inf
@@ -359,17 +362,21 @@ class MarginalProjector:
         cert: dict[str, float] | None = None
         it = 0
         for it in range(1, self.max_iter + 1):
-            g = lay.forward(primal(y))
-            g *= -step
-            g += y
-            lam_new = np.maximum(g, 0.0, out=g)
+            lay.forward(primal(y), out=lam_new)
+            lam_new *= -step
+            lam_new += y
+            np.maximum(lam_new, 0.0, out=lam_new)                  # lam_new = max(y - B c(y) / L, 0)
             tk1 = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * tk * tk))
-            if float((y - lam_new) @ (lam_new - lam)) > 0.0:       # the momentum points uphill: restart
+            np.subtract(lam_new, lam, out=diff)
+            np.subtract(y, lam_new, out=tmp)
+            if float(tmp @ diff) > 0.0:                            # the momentum points uphill: restart
                 tk1 = 1.0
-                y = lam_new.copy()
+                y[...] = lam_new
             else:
-                y = lam_new + ((tk - 1.0) / tk1) * (lam_new - lam)
-            lam, tk = lam_new, tk1
+                np.multiply(diff, (tk - 1.0) / tk1, out=y)
+                y += lam_new
+            lam, lam_new = lam_new, lam
+            tk = tk1
             if it % check_every and it != self.max_iter:
                 continue
             c = primal(lam)
