@@ -49,10 +49,9 @@ def maximal_sets(sets: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
 
 
 def ipf_table(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], total: float, *,
-              tol: float = 1e-10, max_cycles: int = 200, init: np.ndarray | None = None) -> np.ndarray:
+              tol: float = 1e-10, max_cycles: int = 200) -> np.ndarray:
     r"""The maximum-entropy table of ``shape`` with the given margins (axes -> non-negative table), by
-    iterative proportional fitting from the uniform table of ``total`` (or from ``init``: then the
-    I-projection of ``init`` onto the tables with those margins).
+    iterative proportional fitting from the uniform table of ``total``.
 
     Each cycle rescales the table to every margin in turn (cells of a zero margin cell become 0); for a
     decomposable family of margins (e.g. disjoint ones: the product :math:`\prod_i T_i / m^{k-1}`) one
@@ -62,15 +61,15 @@ def ipf_table(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray]
     >>> t.tolist()
     [[0.5, 0.25, 0.25], [1.5, 0.75, 0.75]]
     """
-    return ipf_fit(shape, margins, total, tol=tol, max_cycles=max_cycles, init=init)[0]
+    return ipf_fit(shape, margins, total, tol=tol, max_cycles=max_cycles)[0]
 
 
 def ipf_fit(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], total: float, *,
-            tol: float = 1e-10, max_cycles: int = 200, init: np.ndarray | None = None
-            ) -> tuple[np.ndarray, float]:
-    """:func:`ipf_table` and the largest gap between the returned table's margins and the targets."""
-    T = (np.full(shape, float(total) / max(math.prod(shape), 1)) if init is None
-         else np.array(init, dtype=float).reshape(shape))
+            tol: float = 1e-10, max_cycles: int = 200) -> tuple[np.ndarray, float]:
+    """:func:`ipf_table` and the largest gap between the returned table's margins and the targets (a gap
+    above ``tol * total`` after ``max_cycles``: the margins admit no table, or only one with zero cells
+    that IPF approaches slowly)."""
+    T = np.full(shape, float(total) / max(math.prod(shape), 1))
     nd = len(shape)
     scale = max(float(total), 1.0)
     drops = {axes: tuple(a for a in range(nd) if a not in axes) for axes in margins}
