@@ -69,6 +69,7 @@ def child(case: str, eps: float, seed: int, evaluate: bool) -> dict:
            "rss_peak_mb": rss_peak, "iterations": ri.get("iterations"), "converged": ri.get("converged"),
            "theta": ri.get("theta"), "duality_gap": ri.get("duality_gap"), "objective": ri.get("objective"),
            "psd": ri.get("psd"),
+           "extrapolation_projection": ri.get("extrapolation_projection"),
            "moment_matrix_order": ri.get("moment_matrix_order"), "cube": str(ri.get("cube")),
            "reconstruction": rel.info.get("reconstruction"), "auto_mix": rel.info.get("auto_mix")}
     if evaluate:
@@ -114,6 +115,8 @@ def main() -> None:
             print(f"{case} n={row['n']} m={row['m']} eps={args.eps:g} seed={seed}: wall {row['wall_s']:.1f}s "
                   f"cpu {row['cpu_s']:.1f}s peak {row['rss_peak_mb']:.0f} MB (before release "
                   f"{row['rss_before_mb']:.0f} MB) iterations={row['iterations']} psd={row['psd']}{err} "
+                  f"converged={row['converged']} "
+                  f"extrapolation_iterations={(row.get('extrapolation_projection') or {}).get('iterations')} "
                   f"load {load0:.1f}->{load1:.1f}", flush=True)
     print("summary (median over repeats; peak = largest):")
     for case, rs in rows.items():

@@ -20,7 +20,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_")
+    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -53,3 +53,15 @@ def test_v7_rows_replace_v6_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     got = {(r["method"], r["epsilon"]): r["l1"] for r in load_rows(tmp_path)}
     # v7 replaces v6 for (titanic, sosproj, 0.3, 0); the v6 row of another epsilon and the peers' v4 row stay
     assert got == {("sosproj", 0.3): 1.06, ("sosproj", 10.0): 0.38, ("rp_trunc", 0.3): 1.65}
+
+
+def test_v8_rows_replace_v7_rows_of_the_same_key_and_keep_the_rest(tmp_path):
+    _write(tmp_path / "v7_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2517, "adult"),
+                                         _row("sosproj", 1.0, 1, 0.2538, "adult")])
+    _write(tmp_path / "v8_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2497, "adult")])
+    _write(tmp_path / "v4_adult.jsonl", [_row("rp_trunc", 1.0, 0, 0.40, "adult")])
+    got = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    # v8 replaces v7 for (adult, sosproj, 1, 0); the v7 row of another seed and the peers' v4 row stay
+    assert got == {("sosproj", 0): 0.2497, ("sosproj", 1): 0.2538, ("rp_trunc", 0): 0.40}
+    got_rev = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path, ("v8_", "v7_"))}
+    assert got_rev[("sosproj", 0)] == 0.2517

@@ -120,6 +120,8 @@ def test_one_way_measured_only_extrapolates_to_the_product():
     assert np.allclose(lay.marginal(out, (0, 1, 2)), prod, atol=1e-6)
     assert np.allclose(lay.marginal(out, (0, 2)), 500 * np.outer(one[0], one[2]), atol=1e-6)
     assert info["extrapolation"] == "max-entropy"
+    assert "extrapolation_projection" not in info and info["extrapolation_exact"] and info["converged"]
+    assert info["ipf_unmet"] < 1e-9
 
 
 def test_ipf_table_matches_decomposable_closed_form():

@@ -62,6 +62,7 @@ import numpy as np
 from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.errors import InvalidParameterError
+from sosproj.mechanisms.extrapolation import extrapolate_unmeasured, ipf_table, maximal_sets
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import CALIBRATIONS, Adjacency, PrivacySpec
@@ -883,47 +884,10 @@ PSD_MAX_PAIRS = 500
 # ====================================================================== unmeasured sets
 
 
-def _maximal(sets: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
-    """The sets of a family not contained in another of its sets."""
-    ss = [set(A) for A in sets]
-    return [A for A, a in zip(sets, ss, strict=True) if A and not any(a < b for b in ss)]
-
-
-def ipf_table(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], total: float, *,
-              tol: float = 1e-10, max_cycles: int = 200) -> np.ndarray:
-    r"""The maximum-entropy table of ``shape`` with the given margins (axes -> non-negative table), by
-    iterative proportional fitting from the uniform table of ``total``.
-
-    Each cycle rescales the table to every margin in turn (cells of a zero margin cell become 0); for a
-    decomposable family of margins (e.g. disjoint ones: the product :math:`\prod_i T_i / m^{k-1}`) one
-    cycle is exact. Stops when every margin matches to ``tol * total`` (or after ``max_cycles``).
-
-    >>> t = ipf_table((2, 3), {(0,): np.array([1.0, 3.0]), (1,): np.array([2.0, 1.0, 1.0])}, 4.0)
-    >>> t.tolist()
-    [[0.5, 0.25, 0.25], [1.5, 0.75, 0.75]]
-    """
-    T = np.full(shape, float(total) / max(math.prod(shape), 1))
-    nd = len(shape)
-    for _ in range(max_cycles):
-        worst = 0.0
-        for axes, target in margins.items():
-            drop = tuple(a for a in range(nd) if a not in axes)
-            cur = T.sum(axis=drop) if drop else T
-            worst = max(worst, float(np.abs(cur - target).max()))
-            with np.errstate(divide="ignore", invalid="ignore"):
-                f = np.where(cur > 0, target / np.where(cur > 0, cur, 1.0), 0.0)
-            T = T * np.expand_dims(f, drop) if drop else T * f
-        if worst <= tol * max(float(total), 1.0):
-            break
-    return T
-
-
-def _top_residual(T: np.ndarray) -> np.ndarray:
-    r"""``c_A`` of a table over ``A``: the table centered along every axis (:math:`\otimes_i P_i T`)."""
-    c = np.array(T, dtype=float)
-    for ax in range(c.ndim):
-        c -= c.mean(axis=ax, keepdims=True)
-    return c
+#: Largest mixing weight with the uniform tables that :func:`_reconstruct_skipped` applies to the
+#: extrapolated residuals instead of a projection (round-off: IPF tables that met their margins and
+#: do not disagree leave cells of -1e-12 relative to the uniform ones).
+EXACT_THETA = 1e-8
 
 
 def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[str, Any]
@@ -936,14 +900,22 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
     2. Every workload set ``W`` with an unmeasured subset gets the maximum-entropy table with the
        reconstructed margins of its maximal measured subsets (:func:`ipf_table`; with only the 1-way sets
        measured, the product of the 1-way tables); every unmeasured set ``A`` gets the interaction
-       (the table's margin on ``A`` centered along every axis) averaged over those ``W`` that contain it.
-       Setting ``c_A = 0`` instead (the additive extrapolation) is far worse on sparse tables: on titanic
-       with the TRUE 1-way marginals, L1 / m 1.046 after LNN against 0.508 for the product
+       (the table's margin on ``A`` centered along every axis) averaged over those ``W`` that contain it
+       (:func:`~sosproj.mechanisms.extrapolation.extrapolate_unmeasured`). Setting ``c_A = 0`` instead
+       (the additive extrapolation) is far worse on sparse tables: on titanic with the TRUE 1-way
+       marginals, L1 / m 1.046 after LNN against 0.508 for the product
        (``benchmarks/results_catrule/oracles_titanic.txt``).
     3. The residuals are consistent by construction (one per set); where the workload sets' tables
-       disagree on a shared unmeasured subset a cell can be negative, and the LNN projection in the
-       table metric (:func:`table_metric`) removes it (``info["extrapolation_projection"]``,
-       ``info["extrapolation_theta"]``).
+       disagree on a shared unmeasured subset, or the measured margins inside a set admit no non-negative
+       table (``info["ipf_unmet"]``), a cell can be negative, and the LNN projection in the table metric
+       (:func:`table_metric`) removes it, solved on its dual by
+       :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual` (accelerated projected gradient
+       with restarts, certified by its duality gap; the ADMM of
+       :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve` stopped at its 5,000-iteration cap on
+       adult, ``docs/bench_allocation.md``): ``info["extrapolation_projection"]`` (iterations, ``theta``,
+       duality gap), ``info["extrapolation_theta"]``; ``info["converged"]`` is the measured step's and this
+       projection's together. With no negative cell (beyond round-off, :data:`EXACT_THETA`) there is no
+       projection and the step is exact by construction.
     Post-processing: reads only the noisy residuals, the released total and the public layout.
     """
     from sosproj.sdp.marginal_admm import MarginalProjector
@@ -953,7 +925,7 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
         return meas.residuals.copy(), {"solver": None, "extrapolation": "zero"}
     measured = [A for A, sg in zip(lay.residual_sets, meas.sigmas, strict=True) if np.isfinite(sg)]
     total = float(meas.residuals[lay.empty_pos])
-    top = _maximal(measured)
+    top = maximal_sets(measured)
     r = np.zeros(lay.res_size)
     r[lay.empty_pos] = total
     info: dict[str, Any] = {"measured_family": top}
@@ -973,38 +945,21 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
             if A:
                 lay.residual(r, A)[...] = sub.residual(r_sub, A)
         sub_tabs = {A: np.maximum(sub.marginal(r_sub, A), 0.0) for A in top}
-    mset = [set(A) for A in measured]
-    unmeasured = [A for A, sg in zip(lay.residual_sets, meas.sigmas, strict=True) if not np.isfinite(sg)]
-    useen = [set(A) for A in unmeasured]
-    acc = {A: np.zeros(tuple(lay.sizes[x] for x in A)) for A in unmeasured}
-    cnt = dict.fromkeys(unmeasured, 0)
-    for W in lay.workload:                       # the max-entropy table of every workload set
-        wset = set(W)
-        if not any(a <= wset for a in useen):
-            continue                             # every subset measured: nothing to extrapolate
-        margins: dict[tuple[int, ...], np.ndarray] = {}
-        for B in _maximal([M for M, b in zip(measured, mset, strict=True) if b <= wset]):
-            Mx = next(M for M in sub_tabs if set(B) <= set(M))
-            drop = tuple(p for p, x in enumerate(Mx) if x not in B)
-            margins[tuple(W.index(x) for x in B)] = sub_tabs[Mx].sum(axis=drop) if drop else sub_tabs[Mx]
-        T = ipf_table(tuple(lay.sizes[x] for x in W), margins, total)
-        for A, a in zip(unmeasured, useen, strict=True):   # its interaction on each unmeasured subset
-            if a <= wset:
-                drop = tuple(p for p, x in enumerate(W) if x not in A)
-                acc[A] += _top_residual(T.sum(axis=drop) if drop else T)
-                cnt[A] += 1
-    for A in unmeasured:
-        lay.residual(r, A)[...] = acc[A] / max(cnt[A], 1)
-    # the averaged interactions are consistent but need not be non-negative where the workload sets'
-    # maximum-entropy tables disagree on a shared unmeasured subset: project in the table metric
-    theta = 0.0
-    if float(lay.forward(r).min()) < 0.0:
-        r, pinfo = MarginalProjector(lay, table_metric(lay), tol=float(options.get("tol", 1e-3)),
-                                     max_iter=int(options.get("max_iter", 1000))).solve(r, on_fail="return")
+    r, einfo = extrapolate_unmeasured(lay, r, measured, sub_tabs)
+    info = {**info, "ipf_unmet": einfo["ipf_unmet"]}
+    proj = MarginalProjector(lay, table_metric(lay), tol=float(options.get("tol", 1e-3)),
+                             max_iter=int(options.get("max_iter", 1000)))
+    r_mix, theta = proj.make_nonnegative(r)
+    exact = theta <= EXACT_THETA          # non-negative up to round-off: no projection
+    if exact:
+        r = r_mix
+    else:
+        r, pinfo = proj.solve_dual(r, on_fail="return")
         theta = pinfo["theta"]
-        info = {**info, "extrapolation_projection": {k: pinfo[k] for k in _STEP_KEYS if k in pinfo},
+        info = {**info, "extrapolation_projection": {"solver": pinfo["solver"],
+                                                     **{k: pinfo[k] for k in _STEP_KEYS if k in pinfo}},
                 "converged": bool(info.get("converged", True)) and bool(pinfo["converged"])}
-    return r, {**info, "extrapolation": "max-entropy", "extrapolation_theta": theta}
+    return r, {**info, "extrapolation": "max-entropy", "extrapolation_exact": exact, "extrapolation_theta": theta}
 
 
 #: Reconstruction methods (post-processing of a :class:`Measurement`): name -> function.

@@ -304,6 +304,112 @@ class MarginalProjector:
                       {**info, "value": r})
         return r, info, state
 
+    def solve_dual(self, r_noisy: np.ndarray, *, on_fail: str = "warn", check_every: int = 10
+                   ) -> tuple[np.ndarray, dict[str, Any]]:
+        r"""The LNN projection (``psd=False``) by accelerated projected gradient on its dual, with restarts.
+
+        The Lagrangian's minimizer for multipliers :math:`\lambda \ge 0` of ``B c >= 0`` is
+        :math:`c(\lambda) = \tilde c + W^{-1} P B^T \lambda` (:meth:`certificate`), and the dual
+        :math:`g(\lambda)` is concave with :math:`\nabla g(\lambda) = -B c(\lambda)`, Lipschitz with constant
+        :math:`L = \|B W^{-1} P B^T\| = \max_A d_A / w_A` (``B^T B`` is diagonal on the residual subspace,
+        ``d_A`` per set; in the table metric ``w = d`` it is an orthogonal projection, ``L = 1``). FISTA
+        (Beck & Teboulle, SIAM J. Imaging Sci. 2, 2009) on the bound-constrained dual,
+        :math:`\lambda \leftarrow \max(0, y - B c(y) / L)`, with the gradient-based adaptive restart of
+        O'Donoghue & Candes (Found. Comput. Math. 15, 2015). Each iteration costs one adjoint and one
+        forward pass over the tables, like an ADMM iteration, but on the sparse, degenerate tables of an
+        extrapolated layout it needs far fewer of them (``benchmarks/extrap_study.py``).
+
+        Stopping test (KKT), every ``check_every`` iterations on the primal point :math:`c(\lambda)`
+        (consistent, total ``m``): stationarity and :math:`\lambda \ge 0` hold exactly by construction;
+        primal feasibility: the mixing weight with the uniform tables that makes it non-negative
+        (:meth:`make_nonnegative`) is at most ``tol`` (the test of :meth:`solve`); complementary slackness:
+        :math:`|\lambda^T B c(\lambda)| \le \mathrm{tol}\cdot p(c(\lambda))` (``p`` the objective). The
+        returned point is the mixed one; ``info`` carries ``theta``, the relative complementarity, the
+        duality gap of the returned point (:meth:`certificate`: a rigorous bound
+        :math:`\tfrac12\|r - c^\star\|_W^2 \le` gap, dominated by the mixing itself: measured on Adult,
+        ``benchmarks/results_marginals/extrap_v8/experiments/README.txt``) and the iterations;
+        ``converged`` is ``False`` at ``max_iter``.
+        """
+        check_on_fail(on_fail)
+        check_every = check_int(check_every, "check_every", minimum=1)
+        if self.moment is not None:
+            raise InvalidParameterError("solve_dual handles the LNN projection only (psd=False); use solve")
+        t0 = time.perf_counter()
+        lay = self.layout
+        nonempty = np.ones(len(self.w_sets), dtype=bool)
+        nonempty[lay.res_pos[()]] = False
+        if np.any(self.w_sets[nonempty] <= 0):
+            raise InvalidParameterError("solve_dual needs a positive weight on every non-empty set")
+        d_sets = np.asarray(lay.normal_diag_sets, dtype=float)
+        lip = float(np.max(d_sets[nonempty] / self.w_sets[nonempty])) if nonempty.any() else 1.0
+        inv_w = np.where(self.w > 0, 1.0 / np.where(self.w > 0, self.w, 1.0), 0.0)
+        inv_w[self._empty] = 0.0
+        step = 1.0 / lip
+        rt = np.asarray(r_noisy, dtype=float)
+        total = float(rt[self._empty])
+
+        def primal(lam: np.ndarray) -> np.ndarray:
+            c = lay.adjoint(lam)
+            c *= inv_w
+            c += rt
+            c[self._empty] = total
+            return c
+
+        lam = np.zeros(lay.tab_size)
+        y = lam.copy()
+        lam_new = np.empty(lay.tab_size)                           # work buffers (table space)
+        diff = np.empty(lay.tab_size)
+        tmp = np.empty(lay.tab_size)
+        tk = 1.0
+        converged = False
+        theta = compl = np.inf
+        c = rt.copy()
+        it = 0
+        for it in range(1, self.max_iter + 1):
+            lay.forward(primal(y), out=lam_new)
+            lam_new *= -step
+            lam_new += y
+            np.maximum(lam_new, 0.0, out=lam_new)                  # lam_new = max(y - B c(y) / L, 0)
+            tk1 = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * tk * tk))
+            np.subtract(lam_new, lam, out=diff)
+            np.subtract(y, lam_new, out=tmp)
+            if float(tmp @ diff) > 0.0:                            # the momentum points uphill: restart
+                tk1 = 1.0
+                y[...] = lam_new
+            else:
+                np.multiply(diff, (tk - 1.0) / tk1, out=y)
+                y += lam_new
+            lam, lam_new = lam_new, lam
+            tk = tk1
+            if it % check_every and it != self.max_iter:
+                continue
+            c = primal(lam)
+            Bc = lay.forward(c)
+            theta = self._theta(Bc, total)
+            if theta > self.tol and it != self.max_iter:
+                continue                                        # the KKT test only where it can pass
+            e = c - rt
+            e[self._empty] = 0.0
+            p_c = 0.5 * float(e @ (self.w * e))
+            compl = float(lam @ Bc) / max(p_c, 1e-300)
+            if theta <= self.tol and abs(compl) <= self.tol:
+                converged = True
+                break
+        r, theta = self.make_nonnegative(c)
+        cert = self.certificate(rt, r, lam)
+        gap = cert["duality_gap"] if cert else np.inf
+        info = {"solver": "marginal-dual-fista", "iterations": it, "converged": converged, "warm_start": False,
+                "primal_residual": None, "dual_residual": None, "rho": None, "theta": theta,
+                "objective": cert["objective"] if cert else None,
+                "dual_objective": cert["dual_objective"] if cert else None,
+                "duality_gap": gap if cert else None, "complementarity": compl, "lipschitz": lip,
+                "psd": False, "moment_matrix_order": None, "time": time.perf_counter() - t0}
+        apply_on_fail(converged, on_fail,
+                      f"the dual projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
+                      "raise max_iter or tol (the returned tables are still non-negative and consistent)",
+                      {**info, "value": r})
+        return r, info
+
     def certificate(self, r_noisy: np.ndarray, r: np.ndarray, lam: np.ndarray) -> dict[str, float] | None:
         r"""Duality-gap certificate of a feasible point ``r`` of the LNN projection (``psd=False``).
 

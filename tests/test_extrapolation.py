@@ -1,0 +1,166 @@
+"""The extrapolation of unmeasured residual sets (averaged max-entropy interactions) and the dual LNN projection
+(MarginalProjector.solve_dual) against cvxpy/Clarabel, the ADMM path and their optimality conditions."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from sosproj.data.domain import Dataset, Domain
+from sosproj.data.residuals import ResidualLayout, all_k_way
+from sosproj.errors import InvalidParameterError
+from sosproj.mechanisms import extrapolation as ex
+from sosproj.mechanisms import marginals_pipeline as mp
+from sosproj.privacy.spec import Adjacency, PrivacySpec
+from sosproj.sdp.marginal_admm import MarginalProjector
+
+cp = pytest.importorskip("cvxpy")
+
+
+def _data(sizes, m, seed=0):
+    rng = np.random.default_rng(seed)
+    z = rng.integers(0, 3, size=m)
+    cols = [np.where(z == 0, rng.integers(0, s, size=m), (z + rng.integers(0, 2, size=m)) % s) for s in sizes]
+    return Dataset(np.stack(cols, 1), Domain.from_sizes(sizes))
+
+
+def _negative_residuals(seed=0):
+    """Residuals of a small 3-way layout whose tables have negative cells (noisy true tables)."""
+    sizes = (2, 3, 3, 2)
+    lay = ResidualLayout(sizes, all_k_way(4, 3))
+    ds = _data(sizes, 60, seed)
+    r = lay.residuals_of_tables([ds.marginal(w) for w in lay.workload])
+    rng = np.random.default_rng(seed + 10)
+    z = rng.normal(size=lay.res_size) * 6.0
+    lay.center(z)
+    z[lay.empty_pos] = 0.0
+    r = r + z
+    assert lay.forward(r).min() < -0.5
+    return lay, r
+
+
+def _cvxpy_projection(lay: ResidualLayout, w_sets: np.ndarray, r: np.ndarray) -> np.ndarray:
+    P = np.stack([lay.center(e) for e in np.eye(lay.res_size)], axis=1)      # onto the residual subspaces
+    B = np.stack([lay.forward(e) for e in P.T], axis=1)                      # small: dense is fine
+    delta = cp.Variable(lay.res_size)
+    c = r + P @ delta
+    w = lay.expand(w_sets)
+    w[lay.empty_pos] = 0.0
+    prob = cp.Problem(cp.Minimize(0.5 * cp.sum(cp.multiply(w, cp.square(c - r)))),
+                      [B @ c >= 0, c[lay.empty_pos] == r[lay.empty_pos]])
+    prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
+    return r + P @ np.asarray(delta.value)
+
+
+@pytest.mark.parametrize("metric", ["table", "weighted"])
+def test_solve_dual_matches_clarabel_and_certifies(metric):
+    lay, r = _negative_residuals()
+    w = mp.table_metric(lay)
+    if metric == "weighted":       # 1 / sigma_A^2-like weights, L = max d_A / w_A > 1
+        w = w * np.array([1.0 + 2.0 * len(A) for A in lay.residual_sets])
+    ref = _cvxpy_projection(lay, w, r)
+    proj = MarginalProjector(lay, w, tol=1e-6, max_iter=20000)
+    out, info = proj.solve_dual(r, on_fail="raise")
+    assert info["converged"] and info["theta"] <= 1e-6
+    assert abs(info["complementarity"]) <= 1e-6                 # KKT: lam^T B c <= tol * objective
+    tabs = lay.forward(out)
+    assert tabs.min() >= -1e-12 and np.isclose(out[lay.empty_pos], r[lay.empty_pos])
+    # the certificate bounds the weighted distance: 1/2 ||out - c*||_W^2 <= gap
+    d = out - ref
+    d[lay.empty_pos] = 0.0
+    dist2 = float(d @ (lay.expand(w) * d))
+    assert dist2 <= 2 * info["duality_gap"] + 1e-6
+    assert np.allclose(tabs, lay.forward(ref), atol=1e-2 * max(1.0, np.abs(tabs).max()))
+
+
+def test_solve_dual_agrees_with_admm_path():
+    lay, r = _negative_residuals(seed=3)
+    w = mp.table_metric(lay)
+    a, ia = MarginalProjector(lay, w, tol=1e-7, max_iter=50000).solve(r, on_fail="raise")
+    b, ib = MarginalProjector(lay, w, tol=1e-7, max_iter=50000).solve_dual(r, on_fail="raise")
+    assert ia["converged"] and ib["converged"]
+    assert np.allclose(lay.forward(a), lay.forward(b), atol=1e-2)
+
+
+def test_solve_dual_reports_the_cap_and_refuses_what_it_cannot_do():
+    lay, r = _negative_residuals()
+    out, info = MarginalProjector(lay, mp.table_metric(lay), tol=1e-9, max_iter=3).solve_dual(r, on_fail="return")
+    assert info["iterations"] == 3 and not info["converged"]
+    assert lay.forward(out).min() >= -1e-12                   # still non-negative and consistent (mixed)
+    with pytest.raises(Exception, match="did not reach"):
+        MarginalProjector(lay, mp.table_metric(lay), tol=1e-9, max_iter=3).solve_dual(r, on_fail="raise")
+    with pytest.raises(InvalidParameterError):
+        MarginalProjector(lay, np.zeros(len(lay.residual_sets))).solve_dual(r)
+    pair = ResidualLayout((2, 3, 2), all_k_way(3, 2))
+    with pytest.raises(InvalidParameterError):
+        MarginalProjector(pair, mp.table_metric(pair), psd=True).solve_dual(np.zeros(pair.res_size))
+
+
+def test_shared_unmeasured_pair_gets_the_average_of_its_tables_interactions():
+    """Noise-free tables; unmeasured: the pair (0, 1) (shared by two 3-way tables) and its supersets. The
+    measured residuals are unchanged, each unmeasured 3-way set gets its own maximum-entropy table's
+    interaction, the pair the average of the two tables' interactions, and a realizable layout has no
+    unmet margin."""
+    sizes = (3, 4, 2, 5)
+    ds = _data(sizes, 400, seed=2)
+    lay = ResidualLayout(sizes, all_k_way(4, 3))
+    true = lay.residuals_of_tables([ds.marginal(w) for w in lay.workload])
+    un = [A for A in lay.residual_sets if {0, 1} <= set(A)]
+    measured = [A for A in lay.residual_sets if A not in un]
+    r = true.copy()
+    for A in un:
+        lay.residual(r, A)[...] = 0.0
+    tables = {A: lay.marginal(true, A) for A in ex.maximal_sets(measured)}
+    out, info = ex.extrapolate_unmeasured(lay, r, measured, tables)
+    assert info["ipf_unmet"] < 1e-9
+    for A in measured:
+        assert np.allclose(lay.residual(out, A), lay.residual(true, A))
+    pair = []
+    for W in [(0, 1, 2), (0, 1, 3)]:
+        margins = {(0, 2): lay.marginal(true, (W[0], W[2])), (1, 2): lay.marginal(true, (W[1], W[2]))}
+        P = ex.ipf_table(tuple(sizes[x] for x in W), margins, 400.0)
+        assert np.allclose(lay.residual(out, W), ex.top_residual(P), atol=1e-8)
+        pair.append(ex.top_residual(P.sum(axis=2)))
+    assert np.allclose(lay.residual(out, (0, 1)), (pair[0] + pair[1]) / 2, atol=1e-8)
+
+
+def test_release_reports_exact_or_projected_extrapolation():
+    """The default release on small categorical data with skipped sets: consistent, non-negative, summing to
+    m; info says whether the extrapolation needed the projection, and ``converged`` is that step's."""
+    sizes = (3, 4, 2, 9, 5)
+    ds = _data(sizes, 300, seed=1)
+    rel = mp.release(ds, 3, epsilon=1.0, delta=1e-6, rng=0, _skip=2.0)
+    ri = rel.info["reconstruction_info"]
+    assert rel.info["unmeasured_sets"] and ri["extrapolation"] == "max-entropy"
+    if ri["extrapolation_exact"]:
+        assert "extrapolation_projection" not in ri
+    else:
+        ep = ri["extrapolation_projection"]
+        assert ep["solver"] == "marginal-dual-fista" and ri["converged"] == (ep["converged"] and ri["converged"])
+    tabs = [rel.table(w) for w in itertools.combinations(range(5), 3)]
+    assert min(t.min() for t in tabs) >= -1e-9 and all(np.isclose(t.sum(), 300) for t in tabs)
+
+
+def test_unrealizable_margins_are_projected_and_reported():
+    """Pairwise-consistent 2-way tables of three binary attributes with no joint table (a = b, b = c, a != c):
+    the extrapolation of the unmeasured triple needs the projection, which converges; the release is
+    consistent, non-negative and sums to m."""
+    lay = ResidualLayout((2, 2, 2), all_k_way(3, 3))
+    eq = np.array([[5.0, 0.0], [0.0, 5.0]])
+    ne = np.array([[0.0, 5.0], [5.0, 0.0]])
+    r = np.zeros(lay.res_size)
+    r[lay.empty_pos] = 10.0
+    for A, T in [((0, 1), eq), ((1, 2), eq), ((0, 2), ne)]:
+        lay.residual(r, A)[...] = ex.top_residual(T)
+    sig = np.array([0.0 if not A else (np.inf if len(A) == 3 else 1.0) for A in lay.residual_sets])
+    spec = PrivacySpec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE, sensitivity=1.0)
+    meas = mp.Measurement(lay, r, sig, spec, "auto", 10)
+    out, info = mp._reconstruct_skipped(meas, "lnn", {"tol": 1e-4, "max_iter": 20000})
+    assert info["ipf_unmet"] > 0.1 and "extrapolation_projection" in info
+    assert info["extrapolation_projection"]["converged"] and info["converged"]
+    t = lay.marginal(out, (0, 1, 2))
+    assert t.min() >= 0 and np.isclose(t.sum(), 10.0)
+    for A in itertools.combinations(range(3), 2):
+        assert np.allclose(lay.marginal(out, A), t.sum(axis=tuple(set(range(3)) - set(A))))
