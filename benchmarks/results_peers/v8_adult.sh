@@ -8,7 +8,7 @@ WT=$(cd "$(dirname "$0")/../.." && pwd)
 CODE=${1:?snapshot}
 source /work/venv/bin/activate
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=$CODE
-OUT=$WT/benchmarks/results_peers/v8_adult.jsonl
+OUT=${OUT:-$WT/benchmarks/results_peers/v8_adult.jsonl}
 uptime
 for e in ${EPS:-1 0.3 3 0.1 0.03 10}; do
     python $CODE/benchmarks/marginals_peers.py --datasets adult --epsilons $e --seeds ${SEEDS:-0 1 2 3 4} --methods sosproj \
