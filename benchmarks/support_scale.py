@@ -116,7 +116,8 @@ def run_one(R, W, tol: float, solvers: list[str], max_time: float, base_src: str
         t, cpu = time.perf_counter() - t0, time.process_time() - c0
         c = certified(cert, rounding, q, res)
         out[label] = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status,
-                      **{k: res.info.get(k) for k in ("dr_iterations", "newton_steps", "newton_cg",
+                      **{k: res.info.get(k) for k in ("dr_iterations", "dr_capped_iterations", "newton_steps",
+                                                      "newton_cg",
                                                       "newton_rounds", "partial_decompositions",
                                                       "full_decompositions", "flattening_bound")},
                       **c}

@@ -164,6 +164,14 @@ def test_capped_negative_eigenpairs_return_the_most_negative_and_are_exact_below
     assert np.allclose(V.T @ V, np.eye(got.size), atol=1e-8)
     w = np.linalg.eigvalsh(M - (V * got) @ V.T)
     assert int(np.sum(w < -1e-6)) == 30 and w[0] >= np.sort(lam)[10] - 1e-6
+    # the uncapped tracker that follows starts from the capped block and finds all 40
+    full = ne.uncapped()
+    assert full.cap is None and full.X is not None
+    for _ in range(4):
+        got_all, V_all = full(M, 1e-8)
+    assert got_all.size == 40
+    exact_all = (Q * np.maximum(lam, 0.0)) @ Q.T
+    assert np.linalg.norm(M - (V_all * got_all) @ V_all.T - exact_all) <= 1e-6 * np.linalg.norm(M)
     # at most `cap` negative eigenvalues: the same exact projection as without a cap
     lam2 = np.concatenate([-np.linspace(2.0, 0.5, 6), rng.uniform(0.2, 6.0, d - 6)])
     M2 = (Q * lam2) @ Q.T

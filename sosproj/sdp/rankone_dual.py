@@ -219,6 +219,15 @@ class NegativeEigenpairs:
         self._cut = float(theta[kk - 1]) if kk <= theta.size else 0.0
         return theta[:n_neg], Yv
 
+    def uncapped(self) -> NegativeEigenpairs:
+        """A tracker without the cap that starts from this one's block (a warm start for the full
+        projections that follow a capped stage; its exact fallback would otherwise start from an
+        empty block)."""
+        out = NegativeEigenpairs(self.d, self.extra, self.resync, self.passes, self.method, self.degree)
+        out.X = None if self.X is None else self.X.copy()
+        out.n_neg, out._top, out._cut = self.n_neg, self._top, 0.0
+        return out
+
     def _block(self, n_neg: int) -> int:
         """Block size of the filter for ``n_neg`` negative eigenpairs: a quarter more (at least
         ``extra`` more); with a cap, that of the cap at most."""

@@ -205,6 +205,7 @@ class RankOneNewtonBackend(SolverBackend):
             return (est - pv) / max(1.0, abs(est))
 
         capped_steps, capped_status = 0, "off"
+        neg = NegativeEigenpairs(feas.N, method=method)
         if cap is not None:
             # stage one: partial projections; without its goal within half the cap it hands over
             # to the full projections anyway (from its last point) and says so
@@ -213,7 +214,7 @@ class RankOneNewtonBackend(SolverBackend):
             run = feas.run(q, t, max_iter=max(1, max_iter // 2), deadline=deadline, relax=1.7, state=state,
                            neg=neg1, check=lambda Z, yr: estimate(Z) <= goal1)
             capped_steps, capped_status = run.iterations, run.status
-            state = run.state
+            state, neg = run.state, neg1.uncapped()
             if run.status == "time_limit":
                 return run.y, run.iterations, run.status, flat_bound, capped_steps, capped_status
 
@@ -224,7 +225,7 @@ class RankOneNewtonBackend(SolverBackend):
             return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + goal * max(1.0, abs(pv))))
 
         run = feas.run(q, t, max_iter=max_iter - capped_steps, deadline=deadline, check=check,
-                       relax=1.7, state=state, neg=NegativeEigenpairs(feas.N, method=method))
+                       relax=1.7, state=state, neg=neg)
         return run.y, capped_steps + run.iterations, run.status, flat_bound, capped_steps, capped_status
 
     def solve(self, q: np.ndarray | None = None,
