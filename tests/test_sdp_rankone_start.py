@@ -216,7 +216,7 @@ def test_capped_rough_stage_agrees_with_clarabel_and_hands_over_when_it_misses_i
         _, W2, _ = tensor_case(n, seed=seed)
         b = rn.RankOneNewtonBackend(compile_support(R, 3, W2), tol=1e-8, **settings)
         caps.append(b._cap())
-    assert caps[0] == caps[1] == int(np.ceil(np.sqrt(45 / 2.0)))
+    assert caps[0] == caps[1] == int(np.ceil(np.sqrt(45.0)))
     for bad in ({"dr_cap": 0}, {"dr_cap": "many"}, {"dr_cap": True}, {"dr_cap_gap": 0.0}):
         with pytest.raises(InvalidParameterError):
             solve(prob, solver="rankone_newton", tol=1e-8, **settings, **bad)

@@ -8,8 +8,8 @@ MODE facefull: full solves with the rough phase replaced; CFG in base, newton_fa
                projection), newton_facepsd (from its PSD part), dr_face (Douglas-Rachford from it)
 MODE drcap   : full solves with the rough phase cut after CFG = STEPS Douglas-Rachford steps
 MODE exactcap: the rough phase only, every step's projection from the CFG = K most negative exact eigenpairs
-MODE rough   : the rough phase only with the built option, CFG = none | K (dr_cap = K, dr_cap_gap = 0: capped
-               all the way, the check on the last stage); prints the trackers' (calls, filter accepted, exact)
+MODE rough   : the rough phase only, CFG = none | K:GAP (dr_cap = K, dr_cap_gap = GAP); prints the trackers'
+               (calls, filter accepted, exact calls)
 MODE full    : full solves, CFG = none | K:GAP (dr_cap = K, dr_cap_gap = GAP); rough-phase CPU printed
 """
 
@@ -162,8 +162,8 @@ def main() -> None:
                     _init(self, *a, **kw)
                     _inst.append(self)
                 rankone_dual.NegativeEigenpairs.__init__ = rec
-                kw = {"dr_cap": None} if cfg == "none" else {"dr_cap": int(cfg), "dr_cap_gap": 1e-300,
-                                                              "dr_max_iter": 2000}
+                kw = {"dr_cap": None} if cfg == "none" else {"dr_cap": int(cfg.split(":")[0]),
+                                                              "dr_cap_gap": float(cfg.split(":")[1])}
                 _, _, b, q, pv, _ = setup(R, W, tol, **kw)
                 c = time.process_time()
                 out = b._rough_dual(q, pv, None)

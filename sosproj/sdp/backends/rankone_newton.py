@@ -158,12 +158,13 @@ class RankOneNewtonBackend(SolverBackend):
 
     def _cap(self) -> int | None:
         r"""Negative eigenpairs per step of the capped stage: ``dr_cap``, or with ``"auto"``
-        :math:`\lceil\sqrt{N/2}\,\rceil` (about ``n / 2`` for the moment order
-        :math:`N = \binom{n+2}{2}`) from order :data:`DR_CAP_MIN_ORDER` on; a size only."""
+        :math:`\lceil\sqrt N\,\rceil` (about :math:`n/\sqrt2` for the moment order
+        :math:`N = \binom{n+2}{2}`: 35 at ``n = 48``, 47 at 64) from order :data:`DR_CAP_MIN_ORDER`
+        on; a function of the size only (``experiments/support5_prototypes.txt``)."""
         cap = self.options["dr_cap"]
         if cap == "auto":
             N = self.feas.N
-            return int(np.ceil(np.sqrt(N / 2.0))) if N >= DR_CAP_MIN_ORDER else None
+            return int(np.ceil(np.sqrt(N))) if N >= DR_CAP_MIN_ORDER else None
         return None if cap is None else int(cap)
 
     def _start(self, q: np.ndarray, t: float) -> tuple[tuple[np.ndarray, np.ndarray] | None, float | None]:
