@@ -8,7 +8,9 @@ interior point and the :class:`~sosproj.sdp.lowrank_support.TensorRounding`), th
    (:meth:`~sosproj.sdp.lowrank_support.TensorRounding.best_point`): its Dirac moment vector
    :math:`\hat x` is an exactly feasible point of value :math:`\hat p`, the primal optimum when the
    relaxation is tight (rank-one moment matrix);
-2. finds a **rough** dual certificate, certified relative gap ``dr_gap`` (default
+2. finds a **rough** dual certificate (from moment order :data:`DR_CAP_MIN_ORDER` on, first with
+   partial projections onto the PSD cone, only the most negative eigenpairs per step, until the
+   estimated gap is ``dr_cap_gap``), certified relative gap ``dr_gap`` (default
    :math:`2\cdot10^{-2}`), by the Douglas-Rachford iteration of ``solver="rankone"``
    (:class:`~sosproj.sdp.rankone_dual.DualFeasibility`) at the dual value
    :math:`\hat p(1 + \texttt{dr\_gap}/2)`, started at the closed-form flattening certificate
@@ -90,7 +92,7 @@ class _FaceSsnal(SsnalBackend):
 
 
 class RankOneNewtonBackend(SolverBackend):
-    """Power method, rough Douglas-Rachford dual, semismooth Newton polish (module docs).
+    r"""Power method, rough Douglas-Rachford dual, semismooth Newton polish (module docs).
 
     Options: ``trace_bound``, ``interior``, ``rounding`` (from ``support_route``; required),
     ``gap_tol`` (certified relative gap, default ``10 * tol``), ``starts`` (power-method starts,
@@ -100,7 +102,10 @@ class RankOneNewtonBackend(SolverBackend):
     ``"zero"``: the old start), ``eig`` (``"filter"``: Chebyshev-filtered negative eigenpairs,
     ``"krylov"``: the old block Krylov tracker; the defaults measured 1.3x / 1.8x faster than
     ``start="zero", eig="krylov", dr_gap=1e-2`` at ``n = 30`` / 48, a tie at 64, ``docs/bench_support.md``),
-    ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank ADMM, as
+    ``dr_cap`` (``"auto"``: a first Douglas-Rachford stage with only the :math:`\lceil\sqrt N\,\rceil`
+    most negative eigenpairs per step from moment order :data:`DR_CAP_MIN_ORDER` on; a count; ``None``:
+    off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
+    ``docs/bench_support.md``), ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank ADMM, as
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
     ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
     certified gap of the multiplier is far below the residuals, ``experiments/newton_sweep.txt``), ``rounds``
