@@ -16,3 +16,8 @@ python benchmarks/support_scale.py --ns 64 --tensors 1 --tol 1e-6 \
     --solvers rankone_newton rankone_newton_base --base rankone_newton --base-src /tmp/sup5/base \
     --max-time 1200 --json benchmarks/results_support/support5_same_run_n64.json
 uptime
+# second n = 64 tensor, after the first run (same code, tensor index 1 of the same seed)
+python benchmarks/support_scale.py --ns 64 --tensors 2 --first-tensor 1 --tol 1e-6 \
+    --solvers rankone_newton rankone_newton_base --base rankone_newton --base-src /tmp/sup5/base \
+    --max-time 1200 --json benchmarks/results_support/support5_same_run_n64_t1.json
+uptime
