@@ -1,5 +1,5 @@
-"""The rough phase of the rank-one supports: the flattening certificate (its start) and the
-Chebyshev-filtered negative eigenpairs (sdp.rankone_dual)."""
+"""The rough phase of the rank-one supports: the flattening certificate (its start), the
+Chebyshev-filtered negative eigenpairs (sdp.rankone_dual) and their capped first stage."""
 
 from __future__ import annotations
 
