@@ -1,5 +1,5 @@
-"""The rough phase of the rank-one supports: the flattening certificate (its start) and the
-Chebyshev-filtered negative eigenpairs (sdp.rankone_dual)."""
+"""The rough phase of the rank-one supports: the flattening certificate (its start), the
+Chebyshev-filtered negative eigenpairs (sdp.rankone_dual) and their capped first stage."""
 
 from __future__ import annotations
 
@@ -147,3 +147,76 @@ def test_auto_routes_large_tensor_supports_to_rankone_newton_with_a_certificate(
     assert info["solver"] == "rankone_newton" and info["converged"]
     assert info["certified_relative_gap"] <= 1e-6
     assert info["lower_bound"] <= res.value <= info["upper_bound"]
+
+
+def test_capped_negative_eigenpairs_return_the_most_negative_and_are_exact_below_the_cap():
+    rng = np.random.default_rng(4)
+    d = 160
+    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    lam = np.concatenate([-np.linspace(3.0, 0.3, 40), rng.uniform(0.2, 6.0, d - 40)])
+    M = (Q * lam) @ Q.T
+    ne = NegativeEigenpairs(d, resync=1000, method="filter", cap=10)
+    for _ in range(8):                                   # repeated calls refine the capped block
+        got, V = ne(M, 1e-8)
+        assert 0 < got.size <= 10 and np.all(got < 0)
+    # the capped block holds the ten most negative eigenpairs, and the partial projection removes them
+    assert np.allclose(got, np.sort(lam)[:10], atol=1e-6)
+    assert np.allclose(V.T @ V, np.eye(got.size), atol=1e-8)
+    w = np.linalg.eigvalsh(M - (V * got) @ V.T)
+    assert int(np.sum(w < -1e-6)) == 30 and w[0] >= np.sort(lam)[10] - 1e-6
+    # the uncapped tracker that follows starts from the capped block and finds all 40
+    full = ne.uncapped()
+    assert full.cap is None and full.X is not None
+    for _ in range(4):
+        got_all, V_all = full(M, 1e-8)
+    assert got_all.size == 40
+    exact_all = (Q * np.maximum(lam, 0.0)) @ Q.T
+    assert np.linalg.norm(M - (V_all * got_all) @ V_all.T - exact_all) <= 1e-6 * np.linalg.norm(M)
+    # at most `cap` negative eigenvalues: the same exact projection as without a cap
+    lam2 = np.concatenate([-np.linspace(2.0, 0.5, 6), rng.uniform(0.2, 6.0, d - 6)])
+    M2 = (Q * lam2) @ Q.T
+    ne2 = NegativeEigenpairs(d, resync=1000, method="filter", cap=10)
+    for _ in range(3):
+        got2, V2 = ne2(M2, 1e-8)
+    exact = (Q * np.maximum(lam2, 0.0)) @ Q.T
+    assert got2.size == 6 and np.linalg.norm(M2 - (V2 * got2) @ V2.T - exact) <= 1e-6 * np.linalg.norm(M2)
+    for bad in ({"cap": 0, "method": "filter"}, {"cap": 5, "method": "krylov"}):
+        with pytest.raises(InvalidParameterError):
+            NegativeEigenpairs(d, **bad)
+
+
+def test_capped_rough_stage_agrees_with_clarabel_and_hands_over_when_it_misses_its_gap(monkeypatch):
+    from sosproj.sdp.backends import rankone_newton as rn
+
+    n = 8
+    R, W, _ = tensor_case(n, seed=3)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, "rankone_newton", 1e-8, 3)
+    ref = solve(prob, solver="clarabel", tol=1e-9)
+    # default ("auto"): no cap below DR_CAP_MIN_ORDER
+    res = solve(prob, solver="rankone_newton", tol=1e-8, **settings)
+    assert res.info["dr_capped_status"] == "off" and res.info["dr_capped_iterations"] == 0
+    # a cap of 4 negative eigenpairs per step in the first stage, then full projections
+    capped = solve(prob, solver="rankone_newton", tol=1e-8, dr_cap=4, **settings)
+    assert capped.converged and capped.info["cert_relative_gap"] <= 1e-7
+    assert capped.info["dr_capped_status"] == "certified" and capped.info["dr_capped_iterations"] > 0
+    assert abs(capped.objective - ref.objective) <= 1e-6 * abs(ref.objective)
+    # a first-stage goal it cannot reach: it stops at half the cap, the full projections take over
+    missed = solve(prob, solver="rankone_newton", tol=1e-8, dr_cap=4, dr_cap_gap=1e-14, dr_max_iter=40,
+                   **settings)
+    assert missed.info["dr_capped_status"] == "max_iter" and missed.info["dr_capped_iterations"] == 20
+    assert missed.info["dr_iterations"] > 20
+    assert missed.info["cert_lower"] <= ref.objective + 1e-8
+    if missed.converged:
+        assert abs(missed.objective - ref.objective) <= 1e-6 * abs(ref.objective)
+    # "auto" depends on the moment order only (public): the same cap for two tensors of one size
+    monkeypatch.setattr(rn, "DR_CAP_MIN_ORDER", 10)
+    caps = []
+    for seed in (1, 2):
+        _, W2, _ = tensor_case(n, seed=seed)
+        b = rn.RankOneNewtonBackend(compile_support(R, 3, W2), tol=1e-8, **settings)
+        caps.append(b._cap())
+    assert caps[0] == caps[1] == int(np.ceil(np.sqrt(45.0)))
+    for bad in ({"dr_cap": 0}, {"dr_cap": "many"}, {"dr_cap": True}, {"dr_cap_gap": 0.0}):
+        with pytest.raises(InvalidParameterError):
+            solve(prob, solver="rankone_newton", tol=1e-8, **settings, **bad)

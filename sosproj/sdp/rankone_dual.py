@@ -94,6 +94,16 @@ class NegativeEigenpairs:
     eigendecomposition: MRRR (``syevr``) on :math:`(-\infty, 0)` up to
     :data:`DENSE_PARTIAL_MAX`, Lanczos (``eigsh``) with a growing count above.
 
+    ``cap`` (``method="filter"`` only): return at most the ``cap`` most negative eigenpairs. The
+    block then has ``cap`` plus a quarter columns whatever the number of negative eigenvalues,
+    and the filter damps the spectrum above the block's largest Ritz value, which may itself be
+    negative. While the cap binds, the Ritz pairs of the block are accepted without the residual
+    test (a Rayleigh-Ritz step removes the negative part of the compression to the block whatever
+    its accuracy, and a tight test made the filter fall back to the exact decomposition in most
+    steps: ``benchmarks/results_support/experiments/support5_prototypes.txt``).
+    :math:`X - \sum_{j\le\text{cap}}\lambda_jv_jv_j^\top` is then a partial projection onto
+    :math:`\mathcal S_+`, exact (to ``rtol``) once at most ``cap`` eigenvalues are negative.
+
     >>> ne = NegativeEigenpairs(3)
     >>> lam, V = ne(np.diag([2.0, -1.0, 0.5]), 1e-10)
     >>> lam.tolist(), np.abs(V[:, 0]).tolist()
@@ -101,10 +111,13 @@ class NegativeEigenpairs:
     """
 
     def __init__(self, d: int, extra: int = 6, resync: int = 50, passes: int = 3,
-                 method: str = "krylov", degree: int | None = None) -> None:
+                 method: str = "krylov", degree: int | None = None, cap: int | None = None) -> None:
         if method not in ("krylov", "filter"):
             raise InvalidParameterError("method must be 'krylov' or 'filter' (negative eigenpairs)")
+        if cap is not None and (method != "filter" or int(cap) < 1):
+            raise InvalidParameterError("cap (a positive count) needs method='filter' (negative eigenpairs)")
         self.d = int(d)
+        self.cap = int(cap) if cap is not None else None
         self.passes = int(passes)
         self.extra = int(extra)
         self.resync = int(resync)
@@ -163,7 +176,7 @@ class NegativeEigenpairs:
         Xk = X.astype(Mk.dtype, copy=False)
         k = X.shape[1]
         b = self._upper(M)
-        a = max(self._cut, 1e-3 * b)
+        a = self._cut if self._capped() else max(self._cut, 1e-3 * b)
         if a >= b:
             return None
         c, e = 0.5 * (a + b), 0.5 * (b - a)
@@ -181,8 +194,10 @@ class NegativeEigenpairs:
         theta, U = np.linalg.eigh(0.5 * (T + T.T))
         theta = theta.astype(float)
         n_neg = int(np.searchsorted(theta, 0.0))
-        if n_neg >= k - max(1, self.extra // 2):  # the block may miss negative eigenvalues: widen
-            kk = min(self.d, 2 * k + self.extra)
+        if self.cap is not None and k >= self._block(self.cap):
+            n_neg = min(n_neg, self.cap)           # the block holds the cap's eigenpairs: no widening
+        elif n_neg >= k - max(1, self.extra // 2):  # the block may miss negative eigenvalues: widen
+            kk = min(self.d, 2 * k + self.extra, self._block(self.cap) if self.cap is not None else self.d)
             if kk > self.d // 2:
                 self.X = None
                 return None
@@ -191,7 +206,7 @@ class NegativeEigenpairs:
             self._cut = 0.0
             return None
         Yv = (Q @ U[:, :n_neg]).astype(float)
-        if n_neg:
+        if n_neg and not (self.cap is not None and n_neg >= self.cap):
             Rn = (MQ @ U[:, :n_neg]).astype(float) - Yv * theta[:n_neg]
             if float(np.max(np.linalg.norm(Rn, axis=0))) > rtol * max(float(np.linalg.norm(M)), 1e-300):
                 self.X = (Q @ U).astype(float)  # refined basis for another pass
@@ -199,10 +214,30 @@ class NegativeEigenpairs:
                 return None
         self.krylov_accepted += 1
         self.n_neg = n_neg
-        kk = min(self.d, n_neg + max(self.extra, n_neg // 4))
+        kk = min(self.d, self._block(n_neg), theta.size)
         self.X = (Q @ U[:, :kk]).astype(float)
         self._cut = float(theta[kk - 1]) if kk <= theta.size else 0.0
         return theta[:n_neg], Yv
+
+    def uncapped(self) -> NegativeEigenpairs:
+        """A tracker without the cap that starts from this one's block (a warm start for the full
+        projections that follow a capped stage; its exact fallback would otherwise start from an
+        empty block)."""
+        out = NegativeEigenpairs(self.d, self.extra, self.resync, self.passes, self.method, self.degree)
+        out.X = None if self.X is None else self.X.copy()
+        out.n_neg, out._top, out._cut = self.n_neg, self._top, 0.0
+        return out
+
+    def _block(self, n_neg: int) -> int:
+        """Block size of the filter for ``n_neg`` negative eigenpairs: a quarter more (at least
+        ``extra`` more); with a cap, that of the cap at most."""
+        if self.cap is not None:
+            n_neg = min(n_neg, self.cap)
+        return n_neg + max(self.extra, n_neg // 4)
+
+    def _capped(self) -> bool:
+        """Whether the last accepted block was cut at the cap (its largest Ritz value may be negative)."""
+        return self.cap is not None and self.n_neg >= self.cap
 
     def _krylov(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray] | None:
         X = self.X
@@ -226,9 +261,12 @@ class NegativeEigenpairs:
     def _keep(self, lam: np.ndarray, V: np.ndarray, n_neg: int) -> None:
         self.n_neg = n_neg
         if self.method == "filter":
-            k = min(V.shape[1], n_neg + max(self.extra, n_neg // 4))
+            k = min(V.shape[1], self._block(n_neg))
             self.X = V[:, :k] if k > n_neg and k <= self.d // 2 else None
-            self._cut = float(lam[k - 1]) if self.X is not None and lam[k - 1] > 0 else 0.0
+            if self.X is None:
+                self._cut = 0.0
+            else:
+                self._cut = float(lam[k - 1]) if lam[k - 1] > 0 or self._capped() else 0.0
             return
         k = min(self.d, n_neg + self.extra)
         self.X = V[:, :k] if V.shape[1] >= k and k <= max(16, self.d // 10) else None
@@ -236,13 +274,14 @@ class NegativeEigenpairs:
     def _exact(self, M: np.ndarray, rtol: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
         d = self.d
         if d <= DENSE_PARTIAL_MAX or self.method == "filter":
-            k = min(d, self.n_neg + max(self.extra, self.n_neg // 4 if self.method == "filter" else 0))
+            k = min(d, self._block(self.n_neg) if self.method == "filter" else self.n_neg + self.extra)
+            full = d if self.cap is None else min(d, self._block(self.cap))
             # single precision while the iteration is far from converged (rtol well above float32's
             # accuracy): about twice as fast
             Mk = M.astype(np.float32) if rtol >= SINGLE_PRECISION_RTOL else M
             lam, V = sla.eigh(Mk, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
-            while lam[-1] < 0 and k < d:
-                k = min(d, 2 * k)
+            while lam[-1] < 0 and k < full:
+                k = min(full, 2 * k)
                 lam, V = sla.eigh(Mk, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
             lam, V = lam.astype(float), V.astype(float)
         else:
@@ -258,6 +297,8 @@ class NegativeEigenpairs:
                     break
                 k = min(d // 4, 2 * k)
         n_neg = int(np.searchsorted(lam, 0.0))
+        if self.cap is not None:
+            n_neg = min(n_neg, self.cap)
         self._keep(lam, V, n_neg)
         return lam[:n_neg], V[:, :n_neg]
 

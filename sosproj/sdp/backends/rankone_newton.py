@@ -8,7 +8,9 @@ interior point and the :class:`~sosproj.sdp.lowrank_support.TensorRounding`), th
    (:meth:`~sosproj.sdp.lowrank_support.TensorRounding.best_point`): its Dirac moment vector
    :math:`\hat x` is an exactly feasible point of value :math:`\hat p`, the primal optimum when the
    relaxation is tight (rank-one moment matrix);
-2. finds a **rough** dual certificate, certified relative gap ``dr_gap`` (default
+2. finds a **rough** dual certificate (from moment order :data:`DR_CAP_MIN_ORDER` on, first with
+   partial projections onto the PSD cone, only the most negative eigenpairs per step, until the
+   estimated gap is ``dr_cap_gap``), certified relative gap ``dr_gap`` (default
    :math:`2\cdot10^{-2}`), by the Douglas-Rachford iteration of ``solver="rankone"``
    (:class:`~sosproj.sdp.rankone_dual.DualFeasibility`) at the dual value
    :math:`\hat p(1 + \texttt{dr\_gap}/2)`, started at the closed-form flattening certificate
@@ -69,6 +71,9 @@ from sosproj.sdp.support_bounds import SupportCertifier
 #: Douglas-Rachford cap of the rough phase
 DEFAULT_DR_MAX_ITER = 1000
 
+#: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
+DR_CAP_MIN_ORDER = 1000
+
 
 class _FaceSsnal(SsnalBackend):
     """:class:`SsnalBackend` whose largest PSD block is a :class:`PartialPsdBlock`."""
@@ -87,7 +92,7 @@ class _FaceSsnal(SsnalBackend):
 
 
 class RankOneNewtonBackend(SolverBackend):
-    """Power method, rough Douglas-Rachford dual, semismooth Newton polish (module docs).
+    r"""Power method, rough Douglas-Rachford dual, semismooth Newton polish (module docs).
 
     Options: ``trace_bound``, ``interior``, ``rounding`` (from ``support_route``; required),
     ``gap_tol`` (certified relative gap, default ``10 * tol``), ``starts`` (power-method starts,
@@ -97,7 +102,10 @@ class RankOneNewtonBackend(SolverBackend):
     ``"zero"``: the old start), ``eig`` (``"filter"``: Chebyshev-filtered negative eigenpairs,
     ``"krylov"``: the old block Krylov tracker; the defaults measured 1.3x / 1.8x faster than
     ``start="zero", eig="krylov", dr_gap=1e-2`` at ``n = 30`` / 48, a tie at 64, ``docs/bench_support.md``),
-    ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank ADMM, as
+    ``dr_cap`` (``"auto"``: a first Douglas-Rachford stage with only the :math:`\lceil\sqrt N\,\rceil`
+    most negative eigenpairs per step from moment order :data:`DR_CAP_MIN_ORDER` on; a count; ``None``:
+    off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
+    ``docs/bench_support.md``), ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank ADMM, as
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
     ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
     certified gap of the multiplier is far below the residuals, ``experiments/newton_sweep.txt``), ``rounds``
@@ -109,7 +117,8 @@ class RankOneNewtonBackend(SolverBackend):
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
-               "sigma": 3.0, "start": "flattening", "eig": "filter", "fallback": None, "rng": 0}
+               "sigma": 3.0, "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
+               "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -136,10 +145,14 @@ class RankOneNewtonBackend(SolverBackend):
         self.sigma = float(o["sigma"])
         if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
                 and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1 and o["start"] in ("flattening", "zero")
-                and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)):
+                and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
+                and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
+                                                      and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
+                and float(o["dr_cap_gap"]) > 0):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
-                                        "eig 'krylov' or 'filter', fallback 'lowrank' or None")
+                                        "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
+                                        "a positive count, dr_cap_gap > 0")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -147,6 +160,17 @@ class RankOneNewtonBackend(SolverBackend):
         self._newton: _FaceSsnal | None = None
         self._fallback: Any = None
         self._built()
+
+    def _cap(self) -> int | None:
+        r"""Negative eigenpairs per step of the capped stage: ``dr_cap``, or with ``"auto"``
+        :math:`\lceil\sqrt N\,\rceil` (about :math:`n/\sqrt2` for the moment order
+        :math:`N = \binom{n+2}{2}`: 35 at ``n = 48``, 47 at 64) from order :data:`DR_CAP_MIN_ORDER`
+        on; a function of the size only (``experiments/support5_prototypes.txt``)."""
+        cap = self.options["dr_cap"]
+        if cap == "auto":
+            N = self.feas.N
+            return int(np.ceil(np.sqrt(N))) if N >= DR_CAP_MIN_ORDER else None
+        return None if cap is None else int(cap)
 
     def _start(self, q: np.ndarray, t: float) -> tuple[tuple[np.ndarray, np.ndarray] | None, float | None]:
         """Douglas-Rachford start: the flattening certificate scaled to ``t`` (``start="flattening"``,
@@ -164,25 +188,51 @@ class RankOneNewtonBackend(SolverBackend):
         return (scale * fc.Z, scale * fc.yr), fc.bound
 
     def _rough_dual(self, q: np.ndarray, pv: float, deadline: float | None
-                    ) -> tuple[np.ndarray, int, str, float | None]:
-        """Douglas-Rachford to the certified gap ``dr_gap`` (the cheap screen of ``rankone`` first)."""
+                    ) -> tuple[np.ndarray, int, str, float | None, int, str]:
+        """Douglas-Rachford to the certified gap ``dr_gap`` (the cheap screen of ``rankone`` first).
+
+        With ``dr_cap``, a first stage projects onto the PSD cone only partially (the ``dr_cap``
+        most negative eigenpairs per step) until the estimated gap is ``dr_cap_gap``; the second
+        stage continues from its Douglas-Rachford point with full projections. Returns the dual
+        vector, the steps of both stages, the status, the flattening bound, the capped stage's steps
+        and status (``"certified"``: it reached ``dr_cap_gap``; ``"max_iter"``: it did not and the
+        full projections took over; ``"off"``: no cap)."""
         feas, tb, goal = self.feas, self.certifier.trace_bound, self.dr_gap
         t = pv + 0.5 * goal * max(1.0, abs(pv))
         state, flat_bound = self._start(q, t)
         method = str(self.options["eig"])
+        cap = self._cap() if method == "filter" else None
+        max_iter = max(1, int(self.options["dr_max_iter"]))
         screen = NegativeEigenpairs(feas.N, method=method)
 
-        def check(Z: np.ndarray, yr: np.ndarray) -> bool:
+        def estimate(Z: np.ndarray) -> float:
             lam, _ = screen(Z, 1e-3)
             est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
-            if (est - pv) / max(1.0, abs(est)) > goal:
+            return (est - pv) / max(1.0, abs(est))
+
+        capped_steps, capped_status = 0, "off"
+        neg = NegativeEigenpairs(feas.N, method=method)
+        if cap is not None:
+            # stage one: partial projections; without its goal within half the cap it hands over
+            # to the full projections anyway (from its last point) and says so
+            goal1 = float(self.options["dr_cap_gap"])
+            neg1 = NegativeEigenpairs(feas.N, method=method, cap=cap)
+            run = feas.run(q, t, max_iter=max(1, max_iter // 2), deadline=deadline, relax=1.7, state=state,
+                           neg=neg1, check=lambda Z, yr: estimate(Z) <= goal1)
+            capped_steps, capped_status = run.iterations, run.status
+            state, neg = run.state, neg1.uncapped()
+            if run.status == "time_limit":
+                return run.y, run.iterations, run.status, flat_bound, capped_steps, capped_status
+
+        def check(Z: np.ndarray, yr: np.ndarray) -> bool:
+            if estimate(Z) > goal:
                 return False
             # certified upper bound <= pv + goal max(1, |pv|), shown by one Cholesky factorization
             return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + goal * max(1.0, abs(pv))))
 
-        run = feas.run(q, t, max_iter=max(1, int(self.options["dr_max_iter"])), deadline=deadline, check=check,
-                       relax=1.7, state=state, neg=NegativeEigenpairs(feas.N, method=method))
-        return run.y, run.iterations, run.status, flat_bound
+        run = feas.run(q, t, max_iter=max_iter - capped_steps, deadline=deadline, check=check,
+                       relax=1.7, state=state, neg=neg)
+        return run.y, capped_steps + run.iterations, run.status, flat_bound, capped_steps, capped_status
 
     def solve(self, q: np.ndarray | None = None,
               warm_start: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None) -> RawSolution:
@@ -200,8 +250,9 @@ class RankOneNewtonBackend(SolverBackend):
         if float(q @ x_origin) < float(q @ x):        # even k: the origin can be the maximizer
             x = x_origin
         pv = -float(q @ x)
-        y, dr_iter, dr_status, flat_bound = self._rough_dual(q, pv, deadline)
+        y, dr_iter, dr_status, flat_bound, capped, capped_status = self._rough_dual(q, pv, deadline)
         extra: dict[str, Any] = {"candidate": pv, "dr_iterations": dr_iter, "dr_status": dr_status,
+                                 "dr_capped_iterations": capped, "dr_capped_status": capped_status,
                                  "flattening_bound": flat_bound}
 
         def certify(yv: np.ndarray) -> tuple[float, dict[str, float]]:
@@ -270,4 +321,4 @@ class RankOneNewtonBackend(SolverBackend):
 #: short alias
 Backend = RankOneNewtonBackend
 
-__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER"]
+__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER"]
