@@ -465,3 +465,25 @@ def test_add_remove_rules_never_read_the_private_record_count():
         sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, domain=dom, rng=0, public_m=201)
     with pytest.raises(InvalidParameterError, match="public_m"):
         sp.release_marginals(small, 2, epsilon=1.0, delta=1e-6, method="tables", public_m=200)
+
+
+def test_binary_auto_reports_an_unconverged_cube_step(monkeypatch):
+    """The default binary release is the LNN projection of the cube step's output: when the cube ADMM stops
+    at its cap, the release says ``converged: False`` even though the LNN step itself converged."""
+    from sosproj.sdp.cube_tables_admm import CubeTablesProjector
+
+    rng = np.random.default_rng(3)
+    ds = Dataset(rng.integers(0, 2, size=(400, 5)), Domain.from_sizes((2,) * 5))
+    kw = {"epsilon": 0.1, "delta": 1e-6, "rng": 5, "project_options": {"tol": 1e-6, "max_iter": 5000}}
+    ok = sp.release_marginals(ds, 3, **kw).info["reconstruction_info"]
+    assert ok["cube"]["converged"] and ok["converged"]
+    orig = CubeTablesProjector.__init__
+
+    def capped(self, *args, **kwargs):
+        orig(self, *args, **kwargs)
+        self.max_iter = 2
+
+    monkeypatch.setattr(CubeTablesProjector, "__init__", capped)
+    ri = sp.release_marginals(ds, 3, **kw).info["reconstruction_info"]
+    assert ri["cube"]["iterations"] == 2 and not ri["cube"]["converged"]
+    assert not ri["converged"]

@@ -757,6 +757,9 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     r2, info = _projector(cube_meas, False, options, weights)
     info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
                                                       "moment_matrix_order") if k2 in cinfo}}
+    # the release is the exact LNN projection of the cube step's output; it is the projection onto
+    # the cube relaxation and the LNN set in turn only if the cube step converged too
+    info["converged"] = bool(info.get("converged", True)) and bool(cinfo.get("converged", True))
     return r2, info
 
 
