@@ -249,9 +249,9 @@ class SupportCertifier:
         an eigenvalue bound (about a quarter of :meth:`lower`'s cost at order 2,145).
 
         With the repaired :math:`Z'` the bound of :meth:`lower` is at least ``floor`` as soon as
-        :math:`\lambda_{\min}(Z') \ge -	au`, :math:`	au = (-b^	op y' - 	ext{leftover} - 	ext{floor})/eta`;
-        that is proven by a successful Cholesky factorization of :math:`Z' + (	au - m)I` with
-        :math:`m = 4darepsilon\|Z'\|_F` the backward-error margin of :func:`lambda_min_lower`.
+        :math:`\lambda_{\min}(Z') \ge -\tau`, :math:`\tau = (-b^\top y' - \text{leftover} - \text{floor})/\beta`;
+        that is proven by a successful Cholesky factorization of :math:`Z' + (\tau - m)I` with
+        :math:`m = 4d\varepsilon\|Z'\|_F` the backward-error margin of :func:`lambda_min_lower`.
         ``False`` means "not shown", not "false".
         """
         Z, by, leftover, _ = self._repaired(q, y)
