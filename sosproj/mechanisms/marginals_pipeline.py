@@ -279,7 +279,7 @@ def cube_tolerance(tol: float) -> float:
 #: noise's own a-norm scale; :mod:`sosproj.sdp.cube_gap`). A constant: public. Measured on nltcs
 #: (benchmarks/results_peers/runtime_v9/): 1.8-3.4x fewer cube iterations at epsilon 1-10, answers within
 #: 0.06-0.5 a-norm of the residual test's (noise ~26).
-CUBE_GAP_TOL = 0.1
+CUBE_GAP_TOL: float | None = 0.1
 
 
 def binary_step(layout: ResidualLayout, snr: float) -> str:
