@@ -273,13 +273,15 @@ def cube_tolerance(tol: float) -> float:
 
 
 #: Certified-distance stop of the full cube step in the measurement metric (``gap_tol`` of
-#: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`): the step also ends once the duality gap
-#: certifies that its measured Fourier moments lie within ``CUBE_GAP_TOL * sqrt(#measured moments)`` of
-#: the exact projection's in the a-norm (``a`` = inverse noise variance, so ``sqrt(#measured)`` is the
-#: noise's own a-norm scale; :mod:`sosproj.sdp.cube_gap`). A constant: public. Measured on nltcs
-#: (benchmarks/results_peers/runtime_v9/): 1.8-3.4x fewer cube iterations at epsilon 1-10, answers within
-#: 0.06-0.5 a-norm of the residual test's (noise ~26).
-CUBE_GAP_TOL: float | None = 0.1
+#: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`): besides its residual test, the step also
+#: ends once the duality gap certifies that its measured Fourier moments lie within
+#: ``CUBE_GAP_TOL * sqrt(#measured moments)`` of the exact projection's in the a-norm (``a`` = inverse
+#: noise variance, so ``sqrt(#measured)`` is the noise's own a-norm scale; :mod:`sosproj.sdp.cube_gap`).
+#: A constant: public. ``None``: the residual test alone. Measured on nltcs (paired, same run,
+#: benchmarks/results_peers/runtime_v9/, docs/bench_peers.md): 0.1 halved the cube step at epsilon 1 and
+#: cut it 3-4x at 3, but raised the L1 error by 0.03-0.14% on average (up to 0.27% on one seed);
+#: 0.05 is the default.
+CUBE_GAP_TOL: float | None = 0.05
 
 
 def binary_step(layout: ResidualLayout, snr: float) -> str:

@@ -8,8 +8,9 @@ the positions of ``U``), weak duality gives the lower bound
 
 .. math::
 
-    q(f^\star) \;\ge\; d(S) = \min_{|f_U|\le 1} q(f) - \langle S, M(f)\rangle
-    = -s_{()} - \sum_{a_U > 0}\Bigl(s_U g_U + \frac{s_U^2}{2 a_U}\Bigr) - \sum_{a_U = 0,\,U\ne()} |s_U|
+    q(f^\star) \;\ge\; d(S) = \min_{|f_U|\le 1,\ f_{()} = 1} q(f) - \langle S, M(f)\rangle
+    = \tfrac12 a_{()}(1 - g_{()})^2 - s_{()} - \sum_{a_U > 0,\,U\ne()}\Bigl(s_U g_U + \frac{s_U^2}{2 a_U}\Bigr)
+      - \sum_{a_U = 0,\,U\ne()} |s_U|
 
 (the measured terms minimized without the box, which only lowers the bound).  For a feasible
 :math:`\hat f` (``M`` PSD) the optimality of :math:`f^\star` over the convex feasible set and the
@@ -25,7 +26,7 @@ multiplier gives ``S`` (:math:`S = -\rho L \succeq 0` for the scaled ``L`` of
 When ``a`` is the inverse variance of the noisy measurement ``g`` (the default metric of
 :func:`sosproj.mechanisms.marginals_pipeline._cube_then_lnn`), :math:`\|g - f_{\rm true}\|_a^2` has
 expectation about the number of measured moments, so the bound can be compared with the public
-noise scale :math:`\sqrt{\#\{U: a_U > 0\}}` (:func:`certified_distance`).
+noise scale :math:`\sqrt{\#\{U \ne (): a_U > 0\}}` (:func:`measured_count`).
 
 References: Boyd and Vandenberghe, *Convex Optimization* (2004), sections 5.2 and 9.1.2 (weak
 duality; strong convexity bounds the distance to the minimizer by the suboptimality).
@@ -56,8 +57,15 @@ def dual_bound(proj: CubeTablesProjector, g: np.ndarray, S: np.ndarray) -> float
     s = proj.adjoint(S)
     meas = a > 0
     rest = ~meas
-    rest[0] = False
-    return float(-s[0] - np.sum(s[meas] * g[meas] + s[meas] ** 2 / (2.0 * a[meas])) - np.sum(np.abs(s[rest])))
+    meas[0] = rest[0] = False                     # f_() = 1 is fixed: its term is a constant
+    const = 0.5 * a[0] * (1.0 - g[0]) ** 2
+    return float(const - s[0] - np.sum(s[meas] * g[meas] + s[meas] ** 2 / (2.0 * a[meas]))
+                 - np.sum(np.abs(s[rest])))
+
+
+def measured_count(a: np.ndarray) -> int:
+    """Number of measured moments ``U != ()`` (``a_U > 0``): the squared noise scale of the module docs."""
+    return int(np.count_nonzero(np.asarray(a)[1:] > 0))
 
 
 def certified_distance(proj: CubeTablesProjector, f_feasible: np.ndarray, g: np.ndarray, S: np.ndarray) -> float:
@@ -67,4 +75,4 @@ def certified_distance(proj: CubeTablesProjector, f_feasible: np.ndarray, g: np.
     return float(np.sqrt(2.0 * max(q - dual_bound(proj, g, S), 0.0)))
 
 
-__all__ = ["certified_distance", "dual_bound"]
+__all__ = ["certified_distance", "dual_bound", "measured_count"]

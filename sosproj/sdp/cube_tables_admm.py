@@ -47,7 +47,7 @@ from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail, check_options
 from sosproj.sdp.backends.side_spectrum import side_eigh, side_gram
 from sosproj.sdp.cones import project_psd_dense
-from sosproj.sdp.cube_gap import certified_distance
+from sosproj.sdp.cube_gap import certified_distance, measured_count
 from sosproj.validation import check_choice, check_int, check_memory, check_positive
 
 #: keyword options accepted by :class:`CubeTablesProjector`
@@ -148,7 +148,7 @@ class CubeTablesProjector:
     cheaper relaxation (order ``len(basis)``); every measured moment (``a_U > 0``) must still be
     an entry of it. Moments in neither are set to 0 (they enter nothing).
     ``gap_tol`` (default ``None``: off): also stop, every :data:`GAP_CHECK_EVERY` iterations, when the
-    duality gap certifies ``||f - f*||_a <= gap_tol * sqrt(#{U: a_U > 0})`` for the exact projection
+    duality gap certifies ``||f - f*||_a <= gap_tol * sqrt(#{U != (): a_U > 0})`` for the exact projection
     ``f*`` and the returned (feasible) ``f`` (:mod:`sosproj.sdp.cube_gap`); meaningful as a fraction
     of the noise when ``a`` is the measurement's inverse variance. ``info["stop"]`` says which test
     ended the run (``"residuals"``, ``"gap"`` or ``"max_iter"``) and ``info["certified_distance"]``
@@ -291,7 +291,7 @@ class CubeTablesProjector:
         converged = False
         stop = "max_iter"
         dist: float | None = None
-        gap_scale = None if self.gap_tol is None else self.gap_tol * math.sqrt(float(np.count_nonzero(a > 0)))
+        gap_scale = None if self.gap_tol is None else self.gap_tol * math.sqrt(float(measured_count(a)))
         r_p = r_d = np.inf
         it = 0
         for it in range(1, self.max_iter + 1):
