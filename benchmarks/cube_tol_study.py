@@ -72,7 +72,7 @@ def study(factors: list[float], seeds: list[int], epsilons: list[float], shapes:
 
 
 def summary(path: str) -> None:
-    rows = [ln.split() for ln in Path(path).read_text().splitlines()[1:] if ln and not ln.startswith("#")]
+    rows = [ln.split() for ln in Path(path).read_text().splitlines() if ln.split()[:1] and ln.split()[0] in SHAPES]
     def gap(r: list[str]) -> float:
         return float(r[10]) if len(r) > 10 else 0.0
 

@@ -41,18 +41,25 @@ duality; strong convexity bounds the distance to the minimizer by the suboptimal
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:                                          # pragma: no cover
-    from sosproj.sdp.cube_tables_admm import CubeTablesProjector
+
+class CubeProblem(Protocol):
+    """What the certificate reads of a compiled cube problem
+    (:class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`): the weights ``a`` and the adjoint ``M^*``."""
+
+    a: np.ndarray
+
+    def adjoint(self, X: np.ndarray) -> np.ndarray:
+        """``M^*(X)_U``: the sum of ``X`` over the positions of ``U``."""
+        ...
 
 
-def dual_bound(proj: CubeTablesProjector, g: np.ndarray, S: np.ndarray) -> float:
+def dual_bound(proj: CubeProblem, g: np.ndarray, S: np.ndarray) -> float:
     r"""The lower bound :math:`d(S)` on the optimal value (module docs) for a PSD ``S`` (not checked:
-    the caller passes a projection's negative part). ``g`` has :attr:`~CubeTablesProjector.n_moments`
-    entries."""
+    the caller passes a projection's negative part). ``g`` has one entry per moment."""
     a = proj.a
     s = proj.adjoint(S)
     meas = a > 0
@@ -68,7 +75,7 @@ def measured_count(a: np.ndarray) -> int:
     return int(np.count_nonzero(np.asarray(a)[1:] > 0))
 
 
-def certified_distance(proj: CubeTablesProjector, f_feasible: np.ndarray, g: np.ndarray, S: np.ndarray) -> float:
+def certified_distance(proj: CubeProblem, f_feasible: np.ndarray, g: np.ndarray, S: np.ndarray) -> float:
     r""":math:`\sqrt{2(q(\hat f) - d(S))}`, an upper bound on :math:`\|\hat f - f^\star\|_a` for a
     feasible ``f_feasible`` (``M`` PSD, ``f_{()} = 1``) and a PSD ``S`` (module docs)."""
     q = 0.5 * float(np.sum(proj.a * (f_feasible - g) ** 2))

@@ -17,7 +17,8 @@ with an independent cvxpy formulation in the 0/1 subset basis
 
 Options (keywords of :class:`CubeTablesProjector`, unknown ones refused by
 :func:`sosproj.policy.check_options`): ``tol``, ``max_iter``, ``rho``,
-``alpha``, ``eig_precision``.  ``on_fail`` of :meth:`CubeTablesProjector.solve`
+``alpha``, ``eig_precision``, ``basis``, ``gap_tol`` (a certified-distance stop,
+:mod:`sosproj.sdp.cube_gap`).  ``on_fail`` of :meth:`CubeTablesProjector.solve`
 follows :mod:`sosproj.policy`.
 
 Examples
