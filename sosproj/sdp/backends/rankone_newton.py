@@ -25,10 +25,11 @@ interior point and the :class:`~sosproj.sdp.lowrank_support.TensorRounding`), th
    eigenvalue and Newton step; no full eigendecomposition while the iterate stays on that face.
    Near the solution the Newton system is close to :math:`A^\top\sigma A`, which is the ADMM's
    closed-form preconditioner, so CG needs a few dozen steps;
-4. certifies the multiplier with :class:`~sosproj.sdp.support_bounds.SupportCertifier`
-   (residual absorbed exactly, verified :math:`\lambda_{\min}`, proven trace bound) against
-   :math:`\hat p`; while the certified relative gap exceeds ``gap_tol`` it tightens the Newton
-   tolerance tenfold and continues from the last point (``rounds``, default 4).
+4. certifies the multiplier of **every augmented Lagrangian update** with
+   :class:`~sosproj.sdp.support_bounds.SupportCertifier` (residual absorbed exactly, verified
+   :math:`\lambda_{\min}`, proven trace bound) against :math:`\hat p` and stops at the first one
+   within ``gap_tol``; a round ends when the Newton residuals reach its tolerance, and the next one
+   tightens it tenfold from the last point (``rounds``, default 4).
 
 Status ``"solved"`` only with a certified relative gap ``<= gap_tol``; otherwise
 ``"max_iter"`` / ``"time_limit"`` with the valid (wider) certified bounds in ``info``.
@@ -109,7 +110,10 @@ class RankOneNewtonBackend(SolverBackend):
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
     ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
     certified gap of the multiplier is far below the residuals, ``experiments/newton_sweep.txt``), ``rounds``
-    (tenfold tightenings, 4), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
+    (tenfold tightenings, 4), ``check_updates`` (certify every multiplier update of the Newton phase and
+    stop at the first within ``gap_tol``, True; ``False``: certify only at the end of each round, as
+    before: a round whose last update missed ``gap_tol`` narrowly cost a whole further round,
+    ``docs/bench_support.md``), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
     ``n = 30`` in ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     """
@@ -118,7 +122,7 @@ class RankOneNewtonBackend(SolverBackend):
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
                "sigma": 3.0, "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "fallback": None, "rng": 0}
+               "check_updates": True, "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -148,11 +152,11 @@ class RankOneNewtonBackend(SolverBackend):
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
-                and float(o["dr_cap_gap"]) > 0):
+                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
-                                        "a positive count, dr_cap_gap > 0")
+                                        "a positive count, dr_cap_gap > 0, check_updates True or False")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -261,6 +265,20 @@ class RankOneNewtonBackend(SolverBackend):
 
         best_rel, _ = certify(y)
         best_y = y
+        best = {"rel": best_rel, "y": best_y}
+        checks = [0]
+
+        def stop_check(_x: np.ndarray, yv: np.ndarray, _s: np.ndarray) -> bool:
+            # certify every multiplier update of the Newton phase (one lambda_min bound, cheap against
+            # a Newton step): stop at the first one within gap_tol instead of at the end of a round
+            checks[0] += 1
+            if not np.all(np.isfinite(yv)):
+                return False
+            rel, _ = certify(yv)
+            if rel < best["rel"]:
+                best["rel"], best["y"] = rel, yv.copy()
+            return rel <= self.gap_tol
+
         newton_steps = cg = 0
         status = "max_iter"
         rounds = 0
@@ -277,14 +295,18 @@ class RankOneNewtonBackend(SolverBackend):
                                           admm_tol=1.0, admm_max_iter=1, rho=self.sigma)
             nw = self._newton
             nw.tol, nw.time_limit = tol, remaining
+            nw.stop_check = stop_check if o["check_updates"] else None
             raw = nw.solve(q, warm_start=(xs, ys, ss))
             newton_steps += int(raw.extra.get("ssnal_newton", 0))
             cg += int(raw.extra.get("ssnal_cg", 0))
+            best_rel, best_y = best["rel"], best["y"]
             if raw.y is None or not np.all(np.isfinite(raw.y)):
                 break
-            rel, _ = certify(raw.y)
-            if rel < best_rel:
-                best_rel, best_y = rel, raw.y
+            if nw.stop_check is None or raw.raw_status.startswith("phase one"):   # not certified yet
+                rel, _ = certify(raw.y)
+                if rel < best_rel:
+                    best_rel, best_y = rel, raw.y
+                best["rel"], best["y"] = best_rel, best_y
             if raw.status == "time_limit":
                 status = "time_limit"
                 break
@@ -299,6 +321,7 @@ class RankOneNewtonBackend(SolverBackend):
             raw_status = "certified gap not reached"
         blk = self._newton.face_block if self._newton is not None else None
         extra.update({"newton_rounds": rounds, "newton_steps": newton_steps, "newton_cg": cg,
+                      "newton_update_checks": checks[0],
                       "partial_decompositions": blk.partial_calls if blk else 0,
                       "full_decompositions": blk.full_calls if blk else 0})
         if status != "solved" and o["fallback"] == "lowrank" and (deadline is None or time.perf_counter() < deadline):
