@@ -61,16 +61,25 @@ import numpy as np
 from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
 from sosproj.sdp.backends.lowrank import _PartialPSDProjector
-from sosproj.sdp.backends.rankone import RankOneBackend, lowrank_fallback
+from sosproj.sdp.backends.rankone import lowrank_fallback
 from sosproj.sdp.backends.ssnal import SsnalBackend
 from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
-from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
+from sosproj.sdp.partial_newton import PartialPsdBlock
 from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs, flattening_certificate
 from sosproj.sdp.support_bounds import SupportCertifier
 
 #: Douglas-Rachford cap of the rough phase
 DEFAULT_DR_MAX_ITER = 1000
+
+#: measured peak workspace of a solve in dense ``N x N`` float64 matrices (36-41 at ``n = 24``-64), with a 10% margin
+PEAK_DENSE_UNITS = 44
+
+#: fixed part of the estimate (LAPACK workspaces, vectors of length ``n``), bytes
+PEAK_FIXED_BYTES = 64 * 2 ** 20
+
+#: eigenpairs of the rough phase's screen (an estimate of lambda_min before the exact certificate)
+SCREEN_CAP = 4
 
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
@@ -108,12 +117,17 @@ class RankOneNewtonBackend(SolverBackend):
     off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
     ``docs/bench_support.md``), ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank ADMM, as
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
-    ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
-    certified gap of the multiplier is far below the residuals, ``experiments/newton_sweep.txt``), ``rounds``
+    ``newton_tol`` (first residual tolerance of the Newton phase, default ``10 * gap_tol`` with
+    ``check_updates``: one round, stopped by the certificate, ``experiments/support6_sweep.py``; without it
+    ``1000 * gap_tol``: the certified gap of the multiplier is far below the residuals,
+    ``experiments/newton_sweep.txt``), ``rounds``
     (tenfold tightenings, 4), ``check_updates`` (certify every multiplier update of the Newton phase and
     stop at the first within ``gap_tol``, True; ``False``: certify only at the end of each round, as
     before: a round whose last update missed ``gap_tol`` narrowly cost a whole further round,
-    ``docs/bench_support.md``), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
+    ``docs/bench_support.md``), ``screen_cap`` (the rough phase's estimate of :math:`\lambda_{\min}` of the shadow,
+    which decides when to try the exact certificate and when the capped stage hands over, from a filtered block of
+    at most this many eigenpairs, :data:`SCREEN_CAP`; ``None``: from all negative eigenpairs, as before),
+    ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
     ``n = 30`` in ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     """
@@ -122,18 +136,24 @@ class RankOneNewtonBackend(SolverBackend):
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
                "sigma": 3.0, "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "check_updates": True, "fallback": None, "rng": 0}
+               "check_updates": True, "screen_cap": SCREEN_CAP, "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-        """The rank-one dual's and the Newton method's workspaces, plus one Cholesky factor per
-        negative eigenvalue (at most :data:`~sosproj.sdp.partial_newton.MAX_NEGATIVE`) and the
-        block's copy of the matrix."""
+        r"""Peak bytes of the workspace: :data:`PEAK_DENSE_UNITS` dense :math:`N\times N` float64 matrices
+        of the moment order :math:`N` plus :data:`PEAK_FIXED_BYTES`.
+
+        Measured, not summed: the rough phase's matrices are freed before the Newton phase allocates
+        its own (its ADMM and semismooth Newton vectors have length :math:`m \approx N^2/2`, the Newton
+        block's Cholesky factors are :math:`N\times N`), so the sum of the parts (about 60 matrices,
+        the estimate before issue 15's sixth session) was 1.5-1.7 times the measured peak; every
+        part scales as :math:`N^2` on this structure. The peak resident set of a whole solve, after
+        the problem is compiled, was 36.0 matrices at ``n = 40, 48`` and 41.0 at ``n = 32`` (small
+        fixed parts), ``benchmarks/results_support/support6_memory.txt``."""
         N = max(cones.psd) if cones.psd else 1
-        return int(RankOneBackend.estimate_memory(n, cones, nnz_A, nnz_P)
-                   + SsnalBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 8 * (MAX_NEGATIVE + 3) * N * N)
+        return int(8 * PEAK_DENSE_UNITS * N * N + PEAK_FIXED_BYTES)
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
@@ -152,11 +172,14 @@ class RankOneNewtonBackend(SolverBackend):
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
-                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))):
+                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))
+                and (o["screen_cap"] is None or (isinstance(o["screen_cap"], (int, np.integer))
+                                                 and not isinstance(o["screen_cap"], bool) and o["screen_cap"] >= 1))):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
-                                        "a positive count, dr_cap_gap > 0, check_updates True or False")
+                                        "a positive count, dr_cap_gap > 0, check_updates True or False, "
+                                        "screen_cap None or a positive count")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -207,11 +230,20 @@ class RankOneNewtonBackend(SolverBackend):
         method = str(self.options["eig"])
         cap = self._cap() if method == "filter" else None
         max_iter = max(1, int(self.options["dr_max_iter"]))
-        screen = NegativeEigenpairs(feas.N, method=method)
+        # the screen needs only lambda_min of the shadow (the certificate that follows is exact): a
+        # filtered block capped at SCREEN_CAP eigenpairs instead of all negative ones (which, with tens
+        # to hundreds of negative eigenvalues early on, fell back to the exact decomposition)
+        screen_cap = self.options["screen_cap"]
+        screen = NegativeEigenpairs(feas.N, method="filter" if screen_cap else method,
+                                    cap=int(screen_cap) if screen_cap else None)
 
         def estimate(Z: np.ndarray) -> float:
-            lam, _ = screen(Z, 1e-3)
-            est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
+            lam, V = screen(Z, 1e-3)
+            low = float(lam[0]) if lam.size else 0.0
+            if lam.size and screen.cap is not None:
+                # a capped block's Ritz value lies above lambda_min: take off its residual norm
+                low -= float(np.linalg.norm(Z @ V[:, 0] - low * V[:, 0]))
+            est = t + tb * max(0.0, -low)
             return (est - pv) / max(1.0, abs(est))
 
         capped_steps, capped_status = 0, "off"
@@ -282,7 +314,10 @@ class RankOneNewtonBackend(SolverBackend):
         newton_steps = cg = 0
         status = "max_iter"
         rounds = 0
-        tol = float(o["newton_tol"]) if o["newton_tol"] is not None else 1000.0 * self.gap_tol
+        if o["newton_tol"] is not None:
+            tol = float(o["newton_tol"])
+        else:   # with a certificate per update one round to 10 gap_tol; without, rounds from 1000 gap_tol
+            tol = (10.0 if o["check_updates"] else 1000.0) * self.gap_tol
         xs, ys, ss = x, y, p.b - p.A @ x
         while best_rel > self.gap_tol and rounds < self.rounds:
             remaining = None if deadline is None else deadline - time.perf_counter()
@@ -344,4 +379,5 @@ class RankOneNewtonBackend(SolverBackend):
 #: short alias
 Backend = RankOneNewtonBackend
 
-__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER"]
+__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "PEAK_DENSE_UNITS",
+           "PEAK_FIXED_BYTES"]
