@@ -52,8 +52,9 @@ def patched(x, y, s, **kw):
     t = pv + 0.5 * be.gap_tol * max(1.0, abs(pv))
     floor = -(pv + be.gap_tol * max(1.0, abs(pv)))
     c1 = time.process_time()
-    run = feas.run(prob.q, t, max_iter=steps, check=lambda Z, yr: be.certifier.verifies(prob.q, feas.dual_vector(t, Z, yr), floor),
-                   check_every=1, relax=1.0, state=split(y), neg=NegativeEigenpairs(feas.N, method="filter"))
+    run = feas.run(prob.q, t, max_iter=steps, check_every=1,
+                   check=lambda Z, yr: be.certifier.verifies(prob.q, feas.dual_vector(t, Z, yr), floor),
+                   relax=1.0, state=split(y), neg=NegativeEigenpairs(feas.N, method="filter"))
     print(f"  update: cpu {c - c0:7.2f}s max_rel {max(rel):.2e} cert_gap {gap:.2e} | DR from it: {run.status} "
           f"after {run.iterations} steps, {time.process_time() - c1:.2f}s", flush=True)
     return rel

@@ -78,9 +78,6 @@ PEAK_DENSE_UNITS = 44
 #: fixed part of the estimate (LAPACK workspaces, vectors of length ``n``), bytes
 PEAK_FIXED_BYTES = 64 * 2 ** 20
 
-#: eigenpairs of the rough phase's screen (an estimate of lambda_min before the exact certificate)
-SCREEN_CAP = 4
-
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
 
@@ -124,10 +121,7 @@ class RankOneNewtonBackend(SolverBackend):
     (tenfold tightenings, 4), ``check_updates`` (certify every multiplier update of the Newton phase and
     stop at the first within ``gap_tol``, True; ``False``: certify only at the end of each round, as
     before: a round whose last update missed ``gap_tol`` narrowly cost a whole further round,
-    ``docs/bench_support.md``), ``screen_cap`` (the rough phase's estimate of :math:`\lambda_{\min}` of the shadow,
-    which decides when to try the exact certificate and when the capped stage hands over, from a filtered block of
-    at most this many eigenpairs, :data:`SCREEN_CAP`; ``None``: from all negative eigenpairs, as before),
-    ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
+    ``docs/bench_support.md``), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
     ``n = 30`` in ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     """
@@ -136,7 +130,7 @@ class RankOneNewtonBackend(SolverBackend):
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
                "sigma": 3.0, "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "check_updates": True, "screen_cap": SCREEN_CAP, "fallback": None, "rng": 0}
+               "check_updates": True, "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -172,14 +166,11 @@ class RankOneNewtonBackend(SolverBackend):
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
-                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))
-                and (o["screen_cap"] is None or (isinstance(o["screen_cap"], (int, np.integer))
-                                                 and not isinstance(o["screen_cap"], bool) and o["screen_cap"] >= 1))):
+                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
-                                        "a positive count, dr_cap_gap > 0, check_updates True or False, "
-                                        "screen_cap None or a positive count")
+                                        "a positive count, dr_cap_gap > 0, check_updates True or False")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -230,20 +221,11 @@ class RankOneNewtonBackend(SolverBackend):
         method = str(self.options["eig"])
         cap = self._cap() if method == "filter" else None
         max_iter = max(1, int(self.options["dr_max_iter"]))
-        # the screen needs only lambda_min of the shadow (the certificate that follows is exact): a
-        # filtered block capped at SCREEN_CAP eigenpairs instead of all negative ones (which, with tens
-        # to hundreds of negative eigenvalues early on, fell back to the exact decomposition)
-        screen_cap = self.options["screen_cap"]
-        screen = NegativeEigenpairs(feas.N, method="filter" if screen_cap else method,
-                                    cap=int(screen_cap) if screen_cap else None)
+        screen = NegativeEigenpairs(feas.N, method=method)
 
         def estimate(Z: np.ndarray) -> float:
-            lam, V = screen(Z, 1e-3)
-            low = float(lam[0]) if lam.size else 0.0
-            if lam.size and screen.cap is not None:
-                # a capped block's Ritz value lies above lambda_min: take off its residual norm
-                low -= float(np.linalg.norm(Z @ V[:, 0] - low * V[:, 0]))
-            est = t + tb * max(0.0, -low)
+            lam, _ = screen(Z, 1e-3)
+            est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
             return (est - pv) / max(1.0, abs(est))
 
         capped_steps, capped_status = 0, "off"
