@@ -251,3 +251,23 @@ def test_memory_estimate_covers_the_measured_peak_and_admits_n100():
     assert peak <= 8 * PEAK_DENSE_UNITS * N * N
     big = RankOneNewtonBackend.estimate_memory(0, Cones(zero=1, psd=(5151, 101)), 0, 0)
     assert big < 11 * 2 ** 30
+
+
+def test_auto_penalty_is_a_function_of_the_size_only(monkeypatch):
+    """``sigma="auto"``: 3 below moment order ``DR_CAP_MIN_ORDER``, 10 from it on, whatever the tensor (public
+    quantities only); bad values are refused."""
+    from sosproj.sdp.backends import rankone_newton as rn
+
+    assert rn.DEFAULT_SIGMA == 3.0 and rn.LARGE_ORDER_SIGMA == 10.0
+    R, W, _ = tensor_case(6, seed=1)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    order = R.psd_blocks[0].order
+    for threshold, expected in ((rn.DR_CAP_MIN_ORDER, rn.DEFAULT_SIGMA), (order, rn.LARGE_ORDER_SIGMA),
+                                (order + 1, rn.DEFAULT_SIGMA)):
+        monkeypatch.setattr(rn, "DR_CAP_MIN_ORDER", threshold)
+        sig = {RankOneNewtonBackend(compile_support(R, 3, w), tol=1e-7, **settings).sigma for w in (W, -2.0 * W)}
+        assert sig == {expected}
+    assert RankOneNewtonBackend(compile_support(R, 3, W), tol=1e-7, **{**settings, "sigma": 5}).sigma == 5.0
+    for bad in ("big", 0.0, True):
+        with pytest.raises(InvalidParameterError):
+            RankOneNewtonBackend(compile_support(R, 3, W), tol=1e-7, **{**settings, "sigma": bad})

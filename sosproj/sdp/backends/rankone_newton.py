@@ -78,6 +78,12 @@ PEAK_DENSE_UNITS = 44
 #: fixed part of the estimate (LAPACK workspaces, vectors of length ``n``), bytes
 PEAK_FIXED_BYTES = 64 * 2 ** 20
 
+#: initial penalty of the Newton phase below moment order :data:`DR_CAP_MIN_ORDER` (``sigma="auto"``)
+DEFAULT_SIGMA = 3.0
+
+#: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
+LARGE_ORDER_SIGMA = 10.0
+
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
 
@@ -121,15 +127,18 @@ class RankOneNewtonBackend(SolverBackend):
     (tenfold tightenings, 4), ``check_updates`` (certify every multiplier update of the Newton phase and
     stop at the first within ``gap_tol``, True; ``False``: certify only at the end of each round, as
     before: a round whose last update missed ``gap_tol`` narrowly cost a whole further round,
-    ``docs/bench_support.md``), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
-    ``n = 30`` in ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
+    ``docs/bench_support.md``), ``sigma`` (initial penalty of the Newton phase; ``"auto"``:
+    :data:`LARGE_ORDER_SIGMA` = 10 from moment order :data:`DR_CAP_MIN_ORDER` on, 1.09x / 1.19x faster
+    than 3 on two ``n = 64`` tensors, ``experiments/support6_sigma64_t*.txt``; below it
+    :data:`DEFAULT_SIGMA` = 3: ``newton_tol`` 1e-3 and 3 were the fastest pair at ``n = 30`` in
+    ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     """
 
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
-               "sigma": 3.0, "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
+               "sigma": "auto", "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
                "check_updates": True, "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
@@ -145,7 +154,7 @@ class RankOneNewtonBackend(SolverBackend):
         the estimate before issue 15's sixth session) was 1.5-1.7 times the measured peak; every
         part scales as :math:`N^2` on this structure. The peak resident set of a whole solve, after
         the problem is compiled, was 36.0 matrices at ``n = 40, 48`` and 41.0 at ``n = 32`` (small
-        fixed parts), ``benchmarks/results_support/support6_memory.txt``."""
+        fixed parts), ``benchmarks/results_support/experiments/support6_memory.txt``."""
         N = max(cones.psd) if cones.psd else 1
         return int(8 * PEAK_DENSE_UNITS * N * N + PEAK_FIXED_BYTES)
 
@@ -160,14 +169,21 @@ class RankOneNewtonBackend(SolverBackend):
         self.gap_tol = float(o["gap_tol"]) if o["gap_tol"] is not None else 10.0 * self.tol
         self.dr_gap = float(o["dr_gap"])
         self.rounds = int(o["rounds"])
-        self.sigma = float(o["sigma"])
+        if isinstance(o["sigma"], str) and o["sigma"] == "auto":      # a function of the size only
+            big = max(problem.cones.psd, default=0)
+            self.sigma = LARGE_ORDER_SIGMA if big >= DR_CAP_MIN_ORDER else DEFAULT_SIGMA
+        elif isinstance(o["sigma"], (int, float, np.integer, np.floating)) and not isinstance(o["sigma"], bool):
+            self.sigma = float(o["sigma"])
+        else:
+            self.sigma = float("nan")          # refused below
         if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
                 and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1 and o["start"] in ("flattening", "zero")
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
                 and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))):
-            raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
+            raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, "
+                                        "sigma > 0 or 'auto', "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
                                         "a positive count, dr_cap_gap > 0, check_updates True or False")
@@ -362,4 +378,4 @@ class RankOneNewtonBackend(SolverBackend):
 Backend = RankOneNewtonBackend
 
 __all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "PEAK_DENSE_UNITS",
-           "PEAK_FIXED_BYTES"]
+           "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]
