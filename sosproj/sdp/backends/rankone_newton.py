@@ -72,7 +72,7 @@ from sosproj.sdp.support_bounds import SupportCertifier
 #: Douglas-Rachford cap of the rough phase
 DEFAULT_DR_MAX_ITER = 1000
 
-#: measured peak workspace of a solve in dense ``N x N`` float64 matrices (36-41 at ``n = 24``-64), with a 10% margin
+#: measured peak workspace of a solve in dense ``N x N`` float64 matrices (at most 37-41, n = 24-64), with a margin
 PEAK_DENSE_UNITS = 44
 
 #: fixed part of the estimate (LAPACK workspaces, vectors of length ``n``), bytes
@@ -151,10 +151,12 @@ class RankOneNewtonBackend(SolverBackend):
         Measured, not summed: the rough phase's matrices are freed before the Newton phase allocates
         its own (its ADMM and semismooth Newton vectors have length :math:`m \approx N^2/2`, the Newton
         block's Cholesky factors are :math:`N\times N`), so the sum of the parts (about 60 matrices,
-        the estimate before issue 15's sixth session) was 1.5-1.7 times the measured peak; every
+        the estimate before issue 15's sixth session) was 1.4-1.7 times the measured peak; every
         part scales as :math:`N^2` on this structure. The peak resident set of a whole solve, after
-        the problem is compiled, was 36.0 matrices at ``n = 40, 48`` and 41.0 at ``n = 32`` (small
-        fixed parts), ``benchmarks/results_support/experiments/support6_memory.txt``."""
+        the problem is compiled, was 36.0 matrices at ``n = 40, 48``, 41.0 at ``n = 32`` (small
+        fixed parts) and 42.5 at ``n = 64`` before this session's cuts, 23.6-37.0 at ``n = 48, 64``
+        after them (``benchmarks/results_support/experiments/support6_memory.txt``,
+        ``support6_same_run.txt``)."""
         N = max(cones.psd) if cones.psd else 1
         return int(8 * PEAK_DENSE_UNITS * N * N + PEAK_FIXED_BYTES)
 
