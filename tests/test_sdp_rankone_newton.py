@@ -271,20 +271,3 @@ def test_auto_penalty_is_a_function_of_the_size_only(monkeypatch):
     for bad in ("big", 0.0, True):
         with pytest.raises(InvalidParameterError):
             RankOneNewtonBackend(compile_support(R, 3, W), tol=1e-7, **{**settings, "sigma": bad})
-
-
-def test_rough_phase_checks_by_cholesky_alone_agree_with_the_screened_ones():
-    """``dr_screen=False`` (default): the rough phase's shadows are tested by the Cholesky certificate alone;
-    the answer is certified and agrees with e1ff240's screened rule and with Clarabel; bad values refused."""
-    n = 7
-    R, W, _ = tensor_case(n, seed=9)
-    prob = compile_support(R, 3, W)
-    ref = solve(prob, solver="clarabel", tol=1e-10)
-    _, settings = support_route(R, SOLVER, 1e-8, 3)
-    out = {flag: solve(prob, solver=SOLVER, tol=1e-8, dr_screen=flag, dr_cap=3, **settings) for flag in (False, True)}
-    for res in out.values():
-        assert res.converged and res.info["cert_relative_gap"] <= 1e-7
-        assert abs(res.objective - ref.objective) <= 1e-6 * abs(ref.objective)
-        assert res.info["dr_capped_status"] in ("certified", "max_iter")
-    with pytest.raises(InvalidParameterError):
-        RankOneNewtonBackend(prob, tol=1e-8, **{**settings, "dr_screen": 1})

@@ -127,10 +127,7 @@ class RankOneNewtonBackend(SolverBackend):
     (tenfold tightenings, 4), ``check_updates`` (certify every multiplier update of the Newton phase and
     stop at the first within ``gap_tol``, True; ``False``: certify only at the end of each round, as
     before: a round whose last update missed ``gap_tol`` narrowly cost a whole further round,
-    ``docs/bench_support.md``), ``dr_screen`` (``False``: the rough phase tests its shadows by one Cholesky
-    factorization only, the capped stage's hand-over too; ``True``: e1ff240's estimate of :math:`\lambda_{\min}`
-    from all negative eigenpairs first, 7% slower end to end at ``n = 48`` with the same steps,
-    ``experiments/support6_cholesky_checks.py``), ``sigma`` (initial penalty of the Newton phase; ``"auto"``:
+    ``docs/bench_support.md``), ``sigma`` (initial penalty of the Newton phase; ``"auto"``:
     :data:`LARGE_ORDER_SIGMA` = 10 from moment order :data:`DR_CAP_MIN_ORDER` on, 1.09x / 1.19x faster
     than 3 on two ``n = 64`` tensors, ``experiments/support6_sigma64_t*.txt``; below it
     :data:`DEFAULT_SIGMA` = 3: ``newton_tol`` 1e-3 and 3 were the fastest pair at ``n = 30`` in
@@ -142,7 +139,7 @@ class RankOneNewtonBackend(SolverBackend):
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
                "sigma": "auto", "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "check_updates": True, "dr_screen": False, "fallback": None, "rng": 0}
+               "check_updates": True, "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -186,13 +183,12 @@ class RankOneNewtonBackend(SolverBackend):
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
-                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))
-                and isinstance(o["dr_screen"], (bool, np.bool_))):
+                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, "
                                         "sigma > 0 or 'auto', "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
-                                        "a positive count, dr_cap_gap > 0, check_updates and dr_screen True or False")
+                                        "a positive count, dr_cap_gap > 0, check_updates True or False")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -229,14 +225,10 @@ class RankOneNewtonBackend(SolverBackend):
 
     def _rough_dual(self, q: np.ndarray, pv: float, deadline: float | None
                     ) -> tuple[np.ndarray, int, str, float | None, int, str]:
-        """Douglas-Rachford to the certified gap ``dr_gap``.
+        """Douglas-Rachford to the certified gap ``dr_gap`` (the cheap screen of ``rankone`` first).
 
-        Every fifth shadow is tested by one Cholesky factorization (``SupportCertifier.verifies``);
-        with ``dr_screen`` first by an estimate of its lambda_min from all its negative
-        eigenpairs (e1ff240's rule; that estimate cost more than the factorization it screened).
         With ``dr_cap``, a first stage projects onto the PSD cone only partially (the ``dr_cap``
-        most negative eigenpairs per step) until the gap is ``dr_cap_gap`` (shown the same way; with
-        ``dr_screen`` estimated only); the second
+        most negative eigenpairs per step) until the estimated gap is ``dr_cap_gap``; the second
         stage continues from its Douglas-Rachford point with full projections. Returns the dual
         vector, the steps of both stages, the status, the flattening bound, the capped stage's steps
         and status (``"certified"``: it reached ``dr_cap_gap``; ``"max_iter"``: it did not and the
@@ -254,12 +246,6 @@ class RankOneNewtonBackend(SolverBackend):
             est = t + tb * max(0.0, -float(lam[0]) if lam.size else 0.0)
             return (est - pv) / max(1.0, abs(est))
 
-        screened = bool(self.options["dr_screen"])
-
-        def shown(Z: np.ndarray, yr: np.ndarray, g: float) -> bool:
-            # certified upper bound <= pv + g max(1, |pv|), shown by one Cholesky factorization
-            return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + g * max(1.0, abs(pv))))
-
         capped_steps, capped_status = 0, "off"
         neg = NegativeEigenpairs(feas.N, method=method)
         if cap is not None:
@@ -268,16 +254,17 @@ class RankOneNewtonBackend(SolverBackend):
             goal1 = float(self.options["dr_cap_gap"])
             neg1 = NegativeEigenpairs(feas.N, method=method, cap=cap)
             run = feas.run(q, t, max_iter=max(1, max_iter // 2), deadline=deadline, relax=1.7, state=state,
-                           neg=neg1, check=lambda Z, yr: estimate(Z) <= goal1 if screened else shown(Z, yr, goal1))
+                           neg=neg1, check=lambda Z, yr: estimate(Z) <= goal1)
             capped_steps, capped_status = run.iterations, run.status
             state, neg = run.state, neg1.uncapped()
             if run.status == "time_limit":
                 return run.y, run.iterations, run.status, flat_bound, capped_steps, capped_status
 
         def check(Z: np.ndarray, yr: np.ndarray) -> bool:
-            if screened and estimate(Z) > goal:
+            if estimate(Z) > goal:
                 return False
-            return shown(Z, yr, goal)
+            # certified upper bound <= pv + goal max(1, |pv|), shown by one Cholesky factorization
+            return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + goal * max(1.0, abs(pv))))
 
         run = feas.run(q, t, max_iter=max_iter - capped_steps, deadline=deadline, check=check,
                        relax=1.7, state=state, neg=neg)
