@@ -1,6 +1,7 @@
 """Issue 15 support6: the rough phase's screen (the lambda_min estimate of the shadow) from all negative
 eigenpairs (``screen_cap=None``, e1ff240) or a filtered block capped at ``screen_cap``; end to end, one
-process, the same tensors, CPU time, one BLAS thread. Usage: python support6_screen.py N TENSORS"""
+process, the same tensors, CPU time, one BLAS thread. Needs commit 8609fe8 of branch support2 (the option
+``screen_cap`` was removed in f02d22f). Usage: python support6_screen.py N TENSORS"""
 import sys
 import time
 
