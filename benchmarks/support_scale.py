@@ -22,7 +22,10 @@ says otherwise), it measures
 
 and prints per-``n`` medians (wall time and the process's CPU time, which is what a quiet
 machine would show with one BLAS thread), the certified gaps and the ratios of every solver's
-time to the ``--base`` solver's (default ``rankone``) measured in the same run.
+time to the ``--base`` solver's (default ``rankone``) measured in the same run. For ``rankone_newton`` and
+``rankone_newton_base`` it also prints the peak resident set of the solve above the resident size at its start
+(the peak is reset first, ``echo 5 > /proc/self/clear_refs``; Linux only, NaN elsewhere) against the solver's
+memory estimate.
 
 Usage::
 
@@ -63,9 +66,44 @@ def certified(cert: SupportCertifier, rounding: TensorRounding, q: np.ndarray, r
     return {"relative_gap": float(b["relative_gap"]), "upper": -float(b["lower"]), "lower": -float(b["upper"])}
 
 
+def _status_bytes(key: str) -> int | None:
+    """``VmRSS`` / ``VmHWM`` of this process from /proc (``None`` where there is none)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(key):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return None
+    return None
+
+
+def peak_start() -> int | None:
+    """Reset the peak resident set (``echo 5 > /proc/self/clear_refs``) and return the resident size now."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+    except OSError:
+        return None
+    return _status_bytes("VmRSS")
+
+
+def peak_since(base: int | None) -> float:
+    """Peak resident bytes above ``base`` since :func:`peak_start` (NaN where /proc is missing)."""
+    hwm = _status_bytes("VmHWM")
+    return float("nan") if base is None or hwm is None else float(hwm - base)
+
+
 #: the child of ``rankone_newton_base``: only APIs that exist in both source trees
 _CHILD = """
 import sys, time, numpy as np
+def _rss(key):
+    try:
+        for line in open("/proc/self/status"):
+            if line.startswith(key):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        return None
 from sosproj.poly import MomentRelaxation, unit_ball
 from sosproj.sdp import compile_support
 from sosproj.sdp.lowrank_support import support_route
@@ -74,13 +112,20 @@ path, n, tol, max_time = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), floa
 R = MomentRelaxation(unit_ball(n), 4)
 prob = compile_support(R, 3, np.load(path + ".W.npy"))
 _, settings = support_route(R, "rankone_newton", tol, 3)
+try:
+    open("/proc/self/clear_refs", "w").write("5")
+    rss0 = _rss("VmRSS")
+except OSError:
+    rss0 = None
 t0, c0 = time.perf_counter(), time.process_time()
 res = ConicSolver(prob, "rankone_newton", tol=tol, time_limit=max_time, **settings).solve(on_fail="return")
 t, cpu = time.perf_counter() - t0, time.process_time() - c0
+hwm = _rss("VmHWM")
+peak = float("nan") if rss0 is None or hwm is None else float(hwm - rss0)
 info = {k: res.info.get(k) for k in ("dr_iterations", "newton_steps", "newton_cg", "newton_rounds",
                                      "partial_decompositions", "full_decompositions")}
 np.savez(path + ".out.npz", x=res.x, y=res.y_dual, t=t, cpu=cpu, iterations=res.iterations,
-         status=res.status, info=repr(info))
+         status=res.status, info=repr(info), peak=peak)
 """
 
 
@@ -94,7 +139,8 @@ def run_base(src: str, W: np.ndarray, tol: float, max_time: float) -> tuple[dict
                        env=env, check=True, cwd=tmp)
         out = np.load(path + ".out.npz", allow_pickle=False)
         rec = {"time": float(out["t"]), "cpu": float(out["cpu"]), "iterations": int(out["iterations"]),
-               "status": str(out["status"]), "info": str(out["info"])}
+               "status": str(out["status"]), "info": str(out["info"]),
+               "peak_bytes": float(out["peak"]) if "peak" in out else float("nan")}
         return rec, out["x"], out["y"]
 
 
@@ -109,18 +155,21 @@ def run_one(R, W, tol: float, solvers: list[str], max_time: float, base_src: str
         if label not in solvers:
             continue
         _, settings = support_route(R, "rankone_newton", tol, 3)
+        rss0 = peak_start()
         t0, c0 = time.perf_counter(), time.process_time()
         ws = ConicSolver(prob, "rankone_newton", tol=tol, time_limit=max_time, **settings,
                          **(OLD_NEWTON if label == "rankone_newton_old" else {}))
         res = ws.solve(on_fail="return")
         t, cpu = time.perf_counter() - t0, time.process_time() - c0
+        peak = peak_since(rss0)
         c = certified(cert, rounding, q, res)
         out[label] = {"time": t, "cpu": cpu, "iterations": res.iterations, "status": res.status,
                       **{k: res.info.get(k) for k in ("dr_iterations", "dr_capped_iterations", "newton_steps",
                                                       "newton_cg",
                                                       "newton_rounds", "partial_decompositions",
-                                                      "full_decompositions", "flattening_bound")},
-                      **c}
+                                                      "full_decompositions", "flattening_bound",
+                                                      "newton_update_checks")},
+                      "peak_bytes": peak, "memory_estimate": ws.memory_estimate, **c}
     if "rankone_newton_base" in solvers and base_src:
         rec, x, y = run_base(base_src, W, tol, max_time)
         out["rankone_newton_base"] = {**rec, **certified(cert, rounding, q, SimpleNamespace(x=x, y_dual=y))}
@@ -201,6 +250,14 @@ def main() -> None:
             line = " ".join(f"{s}={v['time']:.2f}s(cpu {v['cpu']:.2f}s)/{v['iterations']}it/"
                             f"gap{v['relative_gap']:.1e}/{v['status']}" for s, v in r.items())
             print(f"n={n} tensor {i}: {line}", flush=True)
+            order = R.psd_blocks[0].order
+            for s_, v in r.items():
+                if np.isfinite(v.get("peak_bytes", np.nan)):
+                    est = v.get("memory_estimate")
+                    print(f"  memory {s_}: peak resident {v['peak_bytes'] / 2**30:.3f} GiB above the start "
+                          f"= {v['peak_bytes'] / (8 * order * order):.1f} dense N x N float64"
+                          + (f"; estimate {est / 2**30:.3f} GiB = {est / (8 * order * order):.1f} "
+                             f"(estimate / peak {est / v['peak_bytes']:.2f})" if est else ""), flush=True)
         med = {s: float(np.median([p[s]["time"] for p in per])) for s in per[0]}
         med_cpu = {s: float(np.median([p[s]["cpu"] for p in per])) for s in per[0]}
         gaps = {s: float(np.max([p[s]["relative_gap"] for p in per])) for s in per[0]}

@@ -178,3 +178,96 @@ def test_phase_one_projection_from_the_top_eigenpairs_matches_the_full_one():
     for _ in range(2):                        # exact first, then warm-started
         assert np.allclose(face.psd_proj[d](svec(M)), PSDProjector(d)(svec(M)), atol=1e-9)
         M = M + 1e-3 * (B + B.T) / d
+
+
+def test_every_newton_update_is_certified_and_stops_at_the_first_within_the_gap():
+    """``check_updates`` (default): the Newton phase certifies every multiplier update and stops at the first
+    one within ``gap_tol``; the answer agrees with the round-level rule and with Clarabel, and is certified."""
+    n = 8
+    R, W, _ = tensor_case(n, seed=11)
+    prob = compile_support(R, 3, W)
+    ref = solve(prob, solver="clarabel", tol=1e-10)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    new = solve(prob, solver=SOLVER, tol=1e-7, **settings)
+    old = solve(prob, solver=SOLVER, tol=1e-7, check_updates=False, **settings)
+    assert new.converged and old.converged
+    assert new.info["newton_update_checks"] >= 1 and old.info["newton_update_checks"] == 0
+    assert new.info["newton_steps"] <= old.info["newton_steps"]
+    for res in (new, old):
+        assert res.info["cert_relative_gap"] <= 1e-6
+        assert -res.info["cert_lower"] >= -ref.objective - 1e-9 >= -res.info["cert_upper"] - 2e-9
+    with pytest.raises(InvalidParameterError):
+        RankOneNewtonBackend(prob, tol=1e-7, **{**settings, "check_updates": "yes"})
+
+
+def test_ssnal_stop_check_stops_at_the_callers_word_and_is_off_by_default():
+    """The ``stop_check`` hook of ``ssnal``: called once per multiplier update, the solve returns the triple
+    it accepted (status ``solved``, raw status naming the check); without it nothing changes."""
+    from sosproj.sdp.backends.ssnal import SsnalBackend
+
+    R, W, _ = tensor_case(4, seed=2)
+    prob = compile_support(R, 3, W)
+    plain = SsnalBackend(prob, tol=1e-8)
+    assert plain.stop_check is None
+    ref = plain.solve()
+    seen: list[np.ndarray] = []
+
+    def check(x, y, s):
+        seen.append(y.copy())
+        return len(seen) == 2
+
+    be = SsnalBackend(prob, tol=1e-12)
+    be.stop_check = check
+    raw = be.solve()
+    assert len(seen) == 2 and raw.status == "solved" and raw.raw_status == "stopped by the caller's check"
+    assert np.array_equal(raw.y, seen[-1])
+    assert ref.status == "solved" and ref.raw_status == "solved"
+
+
+def test_memory_estimate_covers_the_measured_peak_and_admits_n100():
+    """The estimate is the measured peak (dense N x N units, ``PEAK_DENSE_UNITS``) plus a fixed part: at
+    ``n = 24`` the traced peak of a whole solve stays below the dense part alone, and ``n = 100`` (order
+    5,151) is no longer refused by an 11 GiB budget (the estimate that summed the parts asked 11.8 GiB)."""
+    import tracemalloc
+
+    from sosproj.sdp.backends.rankone_newton import PEAK_DENSE_UNITS, PEAK_FIXED_BYTES
+    from sosproj.sdp.cones import Cones
+    from sosproj.sdp.solve import ConicSolver
+
+    R, W, _ = tensor_case(24, seed=1)
+    prob = compile_support(R, 3, W)
+    N = R.psd_blocks[0].order
+    _, settings = support_route(R, SOLVER, 1e-6, 3)
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        solver = ConicSolver(prob, SOLVER, tol=1e-6, **settings)
+        assert solver.solve().converged
+        peak = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+    assert solver.memory_estimate == 8 * PEAK_DENSE_UNITS * N * N + PEAK_FIXED_BYTES
+    assert peak <= 8 * PEAK_DENSE_UNITS * N * N
+    big = RankOneNewtonBackend.estimate_memory(0, Cones(zero=1, psd=(5151, 101)), 0, 0)
+    assert big < 11 * 2 ** 30
+
+
+def test_auto_penalty_is_a_function_of_the_size_only(monkeypatch):
+    """``sigma="auto"``: 3 below moment order ``DR_CAP_MIN_ORDER``, 10 from it on, whatever the tensor (public
+    quantities only); bad values are refused."""
+    from sosproj.sdp.backends import rankone_newton as rn
+
+    assert rn.DEFAULT_SIGMA == 3.0 and rn.LARGE_ORDER_SIGMA == 10.0
+    R, W, _ = tensor_case(6, seed=1)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    order = R.psd_blocks[0].order
+    for threshold, expected in ((rn.DR_CAP_MIN_ORDER, rn.DEFAULT_SIGMA), (order, rn.LARGE_ORDER_SIGMA),
+                                (order + 1, rn.DEFAULT_SIGMA)):
+        monkeypatch.setattr(rn, "DR_CAP_MIN_ORDER", threshold)
+        sig = {RankOneNewtonBackend(compile_support(R, 3, w), tol=1e-7, **settings).sigma for w in (W, -2.0 * W)}
+        assert sig == {expected}
+    assert RankOneNewtonBackend(compile_support(R, 3, W), tol=1e-7, **{**settings, "sigma": 5}).sigma == 5.0
+    for bad in ("big", 0.0, True):
+        with pytest.raises(InvalidParameterError):
+            RankOneNewtonBackend(compile_support(R, 3, W), tol=1e-7, **{**settings, "sigma": bad})

@@ -67,6 +67,7 @@ class PartialPsdBlock(_PsdBlock):
 
     def __init__(self, d: int) -> None:
         super().__init__(d, single=False)
+        self.Q = np.zeros((d, 0))       # eigenvectors only after a full decomposition (an N x N identity before)
         self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES)
         self.partial = False
         self.M: np.ndarray | None = None
@@ -74,11 +75,14 @@ class PartialPsdBlock(_PsdBlock):
         self.Qn = np.zeros((d, 0))
         self._chol: list[tuple[float, np.ndarray]] | None = None
         self.partial_calls = self.full_calls = 0
-        # gather map svec position -> matrix entry (faster than the parent's scatter)
-        pos = np.empty(d * d, dtype=np.intp)
-        pos[self.proj.lower] = np.arange(self.proj.lower.size)
-        pos[self.proj.upper] = np.arange(self.proj.lower.size)
-        self._gather = pos.reshape(d, d)
+        # gather map svec position -> matrix entry (faster than the parent's scatter), below FAST_SVEC_MIN only:
+        # above it the contiguous copies are faster and the map would be one more N x N array
+        self._gather: np.ndarray | None = None
+        if d < FAST_SVEC_MIN:
+            pos = np.empty(d * d, dtype=np.intp)
+            pos[self.proj.lower] = np.arange(self.proj.lower.size)
+            pos[self.proj.upper] = np.arange(self.proj.lower.size)
+            self._gather = pos.reshape(d, d)
         self._inv_scale = 1.0 / self.proj.scale
         self._offsets = np.concatenate([[0], np.cumsum(np.arange(d, 0, -1))])
         self._tile_iu = {m: np.triu_indices(m, 1) for m in {min(_TILE, d - a) for a in range(0, d, _TILE)}}
@@ -88,7 +92,7 @@ class PartialPsdBlock(_PsdBlock):
         (``"scs"`` order), then the lower triangle by blocked transposes (4-5x faster than a gather
         at order 2,145)."""
         d = self.d
-        if d < FAST_SVEC_MIN:
+        if self._gather is not None:
             return (v * self._inv_scale)[self._gather]
         u = v * self._inv_scale
         M = np.empty((d, d))
@@ -122,6 +126,8 @@ class PartialPsdBlock(_PsdBlock):
         self.partial = True
         self.partial_calls += 1
         self.M, self.lam_n, self.Qn, self._chol = M, lam, V, None
+        if self.Q.shape[1]:                # a full decomposition's eigenvectors: not needed on this path
+            self.Q = np.zeros((self.d, 0))
         self.npos = self.d - lam.size
         if lam.size == 0:
             return w.copy(), np.zeros_like(w)

@@ -25,10 +25,11 @@ interior point and the :class:`~sosproj.sdp.lowrank_support.TensorRounding`), th
    eigenvalue and Newton step; no full eigendecomposition while the iterate stays on that face.
    Near the solution the Newton system is close to :math:`A^\top\sigma A`, which is the ADMM's
    closed-form preconditioner, so CG needs a few dozen steps;
-4. certifies the multiplier with :class:`~sosproj.sdp.support_bounds.SupportCertifier`
-   (residual absorbed exactly, verified :math:`\lambda_{\min}`, proven trace bound) against
-   :math:`\hat p`; while the certified relative gap exceeds ``gap_tol`` it tightens the Newton
-   tolerance tenfold and continues from the last point (``rounds``, default 4).
+4. certifies the multiplier of **every augmented Lagrangian update** with
+   :class:`~sosproj.sdp.support_bounds.SupportCertifier` (residual absorbed exactly, verified
+   :math:`\lambda_{\min}`, proven trace bound) against :math:`\hat p` and stops at the first one
+   within ``gap_tol``; a round ends when the Newton residuals reach its tolerance, and the next one
+   tightens it tenfold from the last point (``rounds``, default 4).
 
 Status ``"solved"`` only with a certified relative gap ``<= gap_tol``; otherwise
 ``"max_iter"`` / ``"time_limit"`` with the valid (wider) certified bounds in ``info``.
@@ -60,16 +61,28 @@ import numpy as np
 from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
 from sosproj.sdp.backends.lowrank import _PartialPSDProjector
-from sosproj.sdp.backends.rankone import RankOneBackend, lowrank_fallback
+from sosproj.sdp.backends.rankone import lowrank_fallback
 from sosproj.sdp.backends.ssnal import SsnalBackend
 from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
-from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
+from sosproj.sdp.partial_newton import PartialPsdBlock
 from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs, flattening_certificate
 from sosproj.sdp.support_bounds import SupportCertifier
 
 #: Douglas-Rachford cap of the rough phase
 DEFAULT_DR_MAX_ITER = 1000
+
+#: measured peak workspace of a solve in dense ``N x N`` float64 matrices (at most 37-41, n = 24-64), with a margin
+PEAK_DENSE_UNITS = 44
+
+#: fixed part of the estimate (LAPACK workspaces, vectors of length ``n``), bytes
+PEAK_FIXED_BYTES = 64 * 2 ** 20
+
+#: initial penalty of the Newton phase below moment order :data:`DR_CAP_MIN_ORDER` (``sigma="auto"``)
+DEFAULT_SIGMA = 3.0
+
+#: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
+LARGE_ORDER_SIGMA = 10.0
 
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
@@ -107,29 +120,45 @@ class RankOneNewtonBackend(SolverBackend):
     off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
     ``docs/bench_support.md``), ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank ADMM, as
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
-    ``newton_tol`` (first residual tolerance of the Newton phase, default ``1000 * gap_tol``: the
-    certified gap of the multiplier is far below the residuals, ``experiments/newton_sweep.txt``), ``rounds``
-    (tenfold tightenings, 4), ``sigma`` (initial penalty, 3.0; 1e-3 and 3 were the fastest pair at
-    ``n = 30`` in ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
+    ``newton_tol`` (first residual tolerance of the Newton phase, default ``10 * gap_tol`` with
+    ``check_updates``: one round, stopped by the certificate, ``experiments/support6_sweep.py``; without it
+    ``1000 * gap_tol``: the certified gap of the multiplier is far below the residuals,
+    ``experiments/newton_sweep.txt``), ``rounds``
+    (tenfold tightenings, 4), ``check_updates`` (certify every multiplier update of the Newton phase and
+    stop at the first within ``gap_tol``, True; ``False``: certify only at the end of each round, as
+    before: a round whose last update missed ``gap_tol`` narrowly cost a whole further round,
+    ``docs/bench_support.md``), ``sigma`` (initial penalty of the Newton phase; ``"auto"``:
+    :data:`LARGE_ORDER_SIGMA` = 10 from moment order :data:`DR_CAP_MIN_ORDER` on, 1.09x / 1.19x faster
+    than 3 on two ``n = 64`` tensors, ``experiments/support6_sigma64_t*.txt``; below it
+    :data:`DEFAULT_SIGMA` = 3: ``newton_tol`` 1e-3 and 3 were the fastest pair at ``n = 30`` in
+    ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     """
 
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
-               "sigma": 3.0, "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "fallback": None, "rng": 0}
+               "sigma": "auto", "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
+               "check_updates": True, "fallback": None, "rng": 0}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
     @classmethod
     def estimate_memory(cls, n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
-        """The rank-one dual's and the Newton method's workspaces, plus one Cholesky factor per
-        negative eigenvalue (at most :data:`~sosproj.sdp.partial_newton.MAX_NEGATIVE`) and the
-        block's copy of the matrix."""
+        r"""Peak bytes of the workspace: :data:`PEAK_DENSE_UNITS` dense :math:`N\times N` float64 matrices
+        of the moment order :math:`N` plus :data:`PEAK_FIXED_BYTES`.
+
+        Measured, not summed: the rough phase's matrices are freed before the Newton phase allocates
+        its own (its ADMM and semismooth Newton vectors have length :math:`m \approx N^2/2`, the Newton
+        block's Cholesky factors are :math:`N\times N`), so the sum of the parts (about 60 matrices,
+        the estimate before issue 15's sixth session) was 1.4-1.7 times the measured peak; every
+        part scales as :math:`N^2` on this structure. The peak resident set of a whole solve, after
+        the problem is compiled, was 36.0 matrices at ``n = 40, 48``, 41.0 at ``n = 32`` (small
+        fixed parts) and 42.5 at ``n = 64`` before this session's cuts, 23.6-37.0 at ``n = 48, 64``
+        after them (``benchmarks/results_support/experiments/support6_memory.txt``,
+        ``support6_same_run.txt``)."""
         N = max(cones.psd) if cones.psd else 1
-        return int(RankOneBackend.estimate_memory(n, cones, nnz_A, nnz_P)
-                   + SsnalBackend.estimate_memory(n, cones, nnz_A, nnz_P) + 8 * (MAX_NEGATIVE + 3) * N * N)
+        return int(8 * PEAK_DENSE_UNITS * N * N + PEAK_FIXED_BYTES)
 
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
@@ -142,17 +171,24 @@ class RankOneNewtonBackend(SolverBackend):
         self.gap_tol = float(o["gap_tol"]) if o["gap_tol"] is not None else 10.0 * self.tol
         self.dr_gap = float(o["dr_gap"])
         self.rounds = int(o["rounds"])
-        self.sigma = float(o["sigma"])
+        if isinstance(o["sigma"], str) and o["sigma"] == "auto":      # a function of the size only
+            big = max(problem.cones.psd, default=0)
+            self.sigma = LARGE_ORDER_SIGMA if big >= DR_CAP_MIN_ORDER else DEFAULT_SIGMA
+        elif isinstance(o["sigma"], (int, float, np.integer, np.floating)) and not isinstance(o["sigma"], bool):
+            self.sigma = float(o["sigma"])
+        else:
+            self.sigma = float("nan")          # refused below
         if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
                 and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1 and o["start"] in ("flattening", "zero")
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
-                and float(o["dr_cap_gap"]) > 0):
-            raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, sigma > 0, "
+                and float(o["dr_cap_gap"]) > 0 and isinstance(o["check_updates"], (bool, np.bool_))):
+            raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, "
+                                        "sigma > 0 or 'auto', "
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
-                                        "a positive count, dr_cap_gap > 0")
+                                        "a positive count, dr_cap_gap > 0, check_updates True or False")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -261,10 +297,27 @@ class RankOneNewtonBackend(SolverBackend):
 
         best_rel, _ = certify(y)
         best_y = y
+        best = {"rel": best_rel, "y": best_y}
+        checks = [0]
+
+        def stop_check(_x: np.ndarray, yv: np.ndarray, _s: np.ndarray) -> bool:
+            # certify every multiplier update of the Newton phase (one lambda_min bound, cheap against
+            # a Newton step): stop at the first one within gap_tol instead of at the end of a round
+            checks[0] += 1
+            if not np.all(np.isfinite(yv)):
+                return False
+            rel, _ = certify(yv)
+            if rel < best["rel"]:
+                best["rel"], best["y"] = rel, yv.copy()
+            return rel <= self.gap_tol
+
         newton_steps = cg = 0
         status = "max_iter"
         rounds = 0
-        tol = float(o["newton_tol"]) if o["newton_tol"] is not None else 1000.0 * self.gap_tol
+        if o["newton_tol"] is not None:
+            tol = float(o["newton_tol"])
+        else:   # with a certificate per update one round to 10 gap_tol; without, rounds from 1000 gap_tol
+            tol = (10.0 if o["check_updates"] else 1000.0) * self.gap_tol
         xs, ys, ss = x, y, p.b - p.A @ x
         while best_rel > self.gap_tol and rounds < self.rounds:
             remaining = None if deadline is None else deadline - time.perf_counter()
@@ -277,14 +330,18 @@ class RankOneNewtonBackend(SolverBackend):
                                           admm_tol=1.0, admm_max_iter=1, rho=self.sigma)
             nw = self._newton
             nw.tol, nw.time_limit = tol, remaining
+            nw.stop_check = stop_check if o["check_updates"] else None
             raw = nw.solve(q, warm_start=(xs, ys, ss))
             newton_steps += int(raw.extra.get("ssnal_newton", 0))
             cg += int(raw.extra.get("ssnal_cg", 0))
+            best_rel, best_y = best["rel"], best["y"]
             if raw.y is None or not np.all(np.isfinite(raw.y)):
                 break
-            rel, _ = certify(raw.y)
-            if rel < best_rel:
-                best_rel, best_y = rel, raw.y
+            if nw.stop_check is None or raw.raw_status.startswith("phase one"):   # not certified yet
+                rel, _ = certify(raw.y)
+                if rel < best_rel:
+                    best_rel, best_y = rel, raw.y
+                best["rel"], best["y"] = best_rel, best_y
             if raw.status == "time_limit":
                 status = "time_limit"
                 break
@@ -299,6 +356,7 @@ class RankOneNewtonBackend(SolverBackend):
             raw_status = "certified gap not reached"
         blk = self._newton.face_block if self._newton is not None else None
         extra.update({"newton_rounds": rounds, "newton_steps": newton_steps, "newton_cg": cg,
+                      "newton_update_checks": checks[0],
                       "partial_decompositions": blk.partial_calls if blk else 0,
                       "full_decompositions": blk.full_calls if blk else 0})
         if status != "solved" and o["fallback"] == "lowrank" and (deadline is None or time.perf_counter() < deadline):
@@ -321,4 +379,5 @@ class RankOneNewtonBackend(SolverBackend):
 #: short alias
 Backend = RankOneNewtonBackend
 
-__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER"]
+__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "PEAK_DENSE_UNITS",
+           "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]

@@ -66,6 +66,7 @@ Problems with second-order cones raise :class:`~sosproj.errors.SolverNotAvailabl
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -203,6 +204,11 @@ class SsnalBackend(AdmmBackend):
     search and every residual stay in float64), ``newton_verbose``. ``max_iter`` caps the Newton
     steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
     Newton steps.
+
+    ``stop_check`` (attribute, default ``None``): a callable ``(x, y, s) -> bool`` called after every
+    multiplier update; when it returns ``True`` the solve stops there and returns that triple with
+    status ``"solved"`` and raw status ``"stopped by the caller's check"`` (the caller vouches for it:
+    ``solver="rankone_newton"`` certifies each multiplier, ``docs/bench_support.md``).
     """
 
     name = "ssnal"
@@ -235,6 +241,7 @@ class SsnalBackend(AdmmBackend):
         self.max_outer = int(o["max_outer"])
         self.newton_verbose = bool(o["newton_verbose"])
         self.jd_floor = float(o["jd_floor"])
+        self.stop_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
         if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
                 and 0.0 < self.cg_rtol < 1.0 and self.max_outer >= 1 and self.admm_max_iter >= 0):
             raise InvalidParameterError("ssnal options: admm_tol > 0, sigma_factor >= 1, cg_max_iter >= 1, "
@@ -422,6 +429,10 @@ class SsnalBackend(AdmmBackend):
             if self.newton_verbose:
                 print(f"outer {n_outer:3d} pres {rel[0]:.2e} dres {rel[1]:.2e} gap {rel[2]:.2e} "
                       f"sigma {self.rho:.2e} newton {n_newton} cg {n_cg}")
+            if self.stop_check is not None and self.stop_check(x, y_new, s):
+                best = (max(rel), x.copy(), y_new.copy(), s.copy())
+                status, raw = "solved", "stopped by the caller's check"
+                break
             if max(rel) <= self.tol:
                 status, raw = "solved", "solved"
                 break
