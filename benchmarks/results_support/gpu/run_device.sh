@@ -13,12 +13,14 @@ nvidia-smi -L; nproc; uptime
 python3 -c "import torch, numpy, scipy; print(torch.__version__, numpy.__version__, scipy.__version__)"
 S=benchmarks/support_device.py
 P=benchmarks/moment_projection.py
-pin() { local c=$1; shift; if command -v taskset >/dev/null; then taskset -c "$c" "$@"; else "$@"; fi; }
+pin() { local c=$1; shift; if taskset -c "$c" true 2>/dev/null; then taskset -c "$c" "$@"; else "$@"; fi; }
 pin 2 python3 $S --ns 64 --devices host --max-time 420 --json "$OUT/n64_host.json" > /tmp/n64_host.txt 2>&1 &
 pin 3 python3 $P --regime dp --system unit_ball --n 50 --solvers admm --repeat 1 --time-limit 330 --timeout 400 \
     --json "$OUT/dp50_host_admm.json" > /tmp/dp50_host_admm.txt 2>&1 &
+P2=$!
 pin 4 python3 $P --regime dp --system unit_ball --n 50 --solvers lowrank --repeat 1 --time-limit 330 --timeout 400 \
     --json "$OUT/dp50_host_lowrank.json" > /tmp/dp50_host_lowrank.txt 2>&1 &
+P3=$!
 pin 1 python3 $S --ns 64 --devices cuda --max-time 300 --json "$OUT/n64_cuda.json"
 pin 1 python3 $P --regime dp --system unit_ball --n 50 --solvers 'lowrank:{"device": "cuda"}' 'admm:{"device": "cuda"}' \
     --repeat 1 --timeout 200 --json "$OUT/dp50_cuda.json"
@@ -27,6 +29,6 @@ echo "n = 100: solver time limit $N100 s"
 if [ "$N100" -gt 60 ]; then
     pin 1 python3 $S --ns 100 --devices cuda --max-time $N100 --no-recertify --json "$OUT/n100_cuda.json"
 fi
-wait
+wait $P1 $P2 $P3
 uptime
 cat /tmp/n64_host.txt /tmp/dp50_host_admm.txt /tmp/dp50_host_lowrank.txt
