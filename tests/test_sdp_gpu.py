@@ -183,3 +183,20 @@ def test_admm_on_a_device_gives_the_host_answer(device, relaxations):
     ro = R.readout(3)
     np.testing.assert_allclose(ro(dev.x), ro(host.x), atol=1e-7)
     assert dev.objective == pytest.approx(host.objective, rel=1e-7, abs=1e-9)
+
+
+@needs_torch
+def test_auto_keeps_an_explicit_device_on_the_lowrank_route(monkeypatch):
+    import sosproj.sdp.backends.admm as admm_module
+    from sosproj.sdp.gpu import TorchPSDProjector
+    from sosproj.sdp.solve import ConicSolver
+
+    R = MomentRelaxation(unit_ball(8), 4)
+    prob = compile_projection(R, 3, np.random.default_rng(3).normal(size=(8, 8, 8)))
+    order = R.psd_blocks[0].order
+    monkeypatch.setattr(admm_module, "AUTO_PROJECTION_LOWRANK_MIN_ORDER", order)
+    ws = ConicSolver(prob, "auto", device="cpu", side_min_order=20)
+    assert ws.name == "lowrank" and isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
+    # without device= nothing moves: auto never picks one by itself
+    ws = ConicSolver(prob, "auto", side_min_order=20)
+    assert ws.name == "lowrank" and not isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
