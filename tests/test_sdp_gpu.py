@@ -39,14 +39,18 @@ def test_bad_device_is_refused_with_a_clear_error():
             resolve_device("cuda")
 
 
+def _problem(solver: str, n: int):
+    """A projection (``lowrank``) or a support (``rankone_newton``, with its route's settings) at ``n``."""
+    R = MomentRelaxation(unit_ball(n), 4)
+    W = np.random.default_rng(0).normal(size=(n, n, n))
+    if solver == "lowrank":
+        return R, compile_projection(R, 3, W), {}
+    return R, compile_support(R, 3, W), support_route(R, solver, 1e-7, 3)[1]
+
+
 @pytest.mark.parametrize("solver", ["lowrank", "rankone_newton"])
 def test_partial_solvers_refuse_a_bad_device(solver):
-    R = MomentRelaxation(unit_ball(3), 4)
-    W = np.random.default_rng(0).normal(size=(3, 3, 3))
-    if solver == "lowrank":
-        prob, settings = compile_projection(R, 3, W), {}
-    else:
-        prob, settings = compile_support(R, 3, W), support_route(R, solver, 1e-7, 3)[1]
+    _, prob, settings = _problem(solver, 3)
     with pytest.raises(SolverNotAvailableError, match="device must be"):
         solve(prob, solver=solver, device="tpu", **settings)
     if not (HAS_TORCH and gpu_available()):
@@ -72,10 +76,19 @@ def test_side_eigh_on_a_device_equals_lapack(device, d, shift):
         np.testing.assert_allclose(got[0], ref[0], atol=tol * max(1.0, abs(shift)))
         # the same eigenvectors up to sign (the spectrum of a random matrix is simple)
         np.testing.assert_allclose(np.abs(got[1].T @ ref[1].astype(float)), np.eye(ref[1].shape[1]), atol=100 * tol)
-    # one triangle only: garbage in the other one changes nothing
+    # one triangle only, as LAPACK's path reads it (upper of a C-ordered matrix, lower otherwise): garbage in
+    # the other one changes nothing
     B = A.copy()
     B[np.tril_indices(d, -1)] = 1e3
     np.testing.assert_allclose(side_eigh(B, device=device)[0], side_eigh(A.copy())[0], atol=1e-12 * max(1, abs(shift)))
+    C = np.zeros((d, 2 * d))
+    C[:, ::2] = A
+    C[np.triu_indices(d, 1)[0], 2 * np.triu_indices(d, 1)[1]] = 1e3     # a strided view: its upper triangle spoiled
+    view = C[:, ::2]
+    assert not (view.flags.c_contiguous or view.flags.f_contiguous)
+    atol = 1e-12 * max(1, abs(shift))
+    np.testing.assert_allclose(side_eigh(view, device=device)[0], side_eigh(view.copy(order="F"))[0], atol=atol)
+    np.testing.assert_allclose(side_eigh(view, device=device)[0], side_eigh(A.copy())[0], atol=atol)
 
 
 @needs_torch
@@ -137,12 +150,7 @@ def test_device_memory_is_estimated_and_refused_up_front(solver, monkeypatch):
     import sosproj.sdp.gpu as gpu
     from sosproj.errors import ResourceLimitError
 
-    R = MomentRelaxation(unit_ball(6), 4)
-    W = np.random.default_rng(0).normal(size=(6, 6, 6))
-    if solver == "lowrank":
-        prob, settings = compile_projection(R, 3, W), {}
-    else:
-        prob, settings = compile_support(R, 3, W), support_route(R, solver, 1e-7, 3)[1]
+    R, prob, settings = _problem(solver, 6)
     order = R.psd_blocks[0].order
     assert gpu.device_eigh_bytes(order) == gpu.DEVICE_EIGH_WORDS * 8 * order ** 2 + 64 * 8 * order
     # a decomposition that needs more than the whole budget (the host's workspace alone fits it)

@@ -134,9 +134,8 @@ def device_eigh(M: np.ndarray, device: str, columns: Callable[[np.ndarray], slic
     torch = _torch()
     if M.dtype not in (np.float32, np.float64) or M.ndim != 2 or M.shape[0] != M.shape[1]:
         raise ValueError("device_eigh needs a square float32 or float64 matrix")
-    upper = bool(M.flags.c_contiguous)
-    A = M if (upper or M.flags.f_contiguous) else np.ascontiguousarray(M)
-    upper = upper or not M.flags.f_contiguous
+    upper = bool(M.flags.c_contiguous)          # side_eigh's rule: upper if C-ordered, else lower
+    A = M if (upper or M.flags.f_contiguous) else np.asfortranarray(M)
     Mt = torch.from_numpy(A).to(torch.device(device))
     w_t, V_t = torch.linalg.eigh(Mt, UPLO="U" if upper else "L")
     w = w_t.cpu().numpy()
