@@ -208,3 +208,19 @@ def test_auto_keeps_an_explicit_device_on_the_lowrank_route(monkeypatch):
     # without device= nothing moves: auto never picks one by itself
     ws = ConicSolver(prob, "auto", side_min_order=20)
     assert ws.name == "lowrank" and not isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
+
+
+@needs_torch
+def test_the_lowrank_fallback_of_rankone_newton_keeps_the_device():
+    from sosproj.sdp.gpu import TorchPSDProjector
+    from sosproj.sdp.solve import ConicSolver
+
+    # n = 8, tol 1e-7: the Newton rounds end just above the certified gap, so the fallback runs
+    R = MomentRelaxation(unit_ball(8), 4)
+    prob = compile_support(R, 3, np.random.default_rng(8).standard_normal((8, 8, 8)))
+    _, settings = support_route(R, "rankone_newton", 1e-7, 3)
+    ws = ConicSolver(prob, "rankone_newton", tol=1e-7, device="cpu", fallback="lowrank", **settings)
+    res = ws.solve(on_fail="return")
+    fb = ws._backend._fallback
+    assert res.info["fallback"] == "lowrank" and res.status == "solved"
+    assert fb.device == "cpu" and isinstance(fb.psd_proj[R.psd_blocks[0].order], TorchPSDProjector)
