@@ -1,7 +1,9 @@
 """The optional accelerator of the ADMM's PSD projections (sosproj.sdp.gpu, issue 15 item 5).
 
 Where PyTorch is installed, its host path (device="cpu") is compared with the NumPy projector and with the
-ADMM's answer; where a CUDA device is present the same on the GPU. Without PyTorch (CI) only the refusals run.
+ADMM's answer, and the device paths of ``side_eigh``, ``lowrank`` (projections and supports) and
+``rankone_newton`` with their LAPACK paths; where a CUDA device is present the same on the GPU. Without
+PyTorch (CI) only the refusals run.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ import numpy as np
 import pytest
 
 from sosproj.errors import SolverNotAvailableError
-from sosproj.poly import unit_ball
+from sosproj.poly import MomentRelaxation, unit_ball
+from sosproj.sdp import compile_support
 from sosproj.sdp.compile import compile_projection
 from sosproj.sdp.cones import PSDProjector, svec
 from sosproj.sdp.gpu import gpu_available, resolve_device
+from sosproj.sdp.lowrank_support import support_route
 from sosproj.sdp.solve import solve
 
 HAS_TORCH = importlib.util.find_spec("torch") is not None
@@ -35,11 +39,129 @@ def test_bad_device_is_refused_with_a_clear_error():
             resolve_device("cuda")
 
 
-def test_lowrank_refuses_a_device(relaxations):
-    R = relaxations(unit_ball, 3)
-    prob = compile_projection(R, 3, np.random.default_rng(0).normal(size=(3, 3, 3)))
-    with pytest.raises(SolverNotAvailableError, match="lowrank"):
-        solve(prob, solver="lowrank", device="cpu")
+def _problem(solver: str, n: int):
+    """A projection (``lowrank``) or a support (``rankone_newton``, with its route's settings) at ``n``."""
+    R = MomentRelaxation(unit_ball(n), 4)
+    W = np.random.default_rng(0).normal(size=(n, n, n))
+    if solver == "lowrank":
+        return R, compile_projection(R, 3, W), {}
+    return R, compile_support(R, 3, W), support_route(R, solver, 1e-7, 3)[1]
+
+
+@pytest.mark.parametrize("solver", ["lowrank", "rankone_newton"])
+def test_partial_solvers_refuse_a_bad_device(solver):
+    _, prob, settings = _problem(solver, 3)
+    with pytest.raises(SolverNotAvailableError, match="device must be"):
+        solve(prob, solver=solver, device="tpu", **settings)
+    if not (HAS_TORCH and gpu_available()):
+        with pytest.raises(SolverNotAvailableError):
+            solve(prob, solver=solver, device="cuda", **settings)
+
+
+@needs_torch
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("d, shift", [(8, 0.0), (11, 0.0), (12, 2.5), (12, -2.5), (10, 100.0), (10, -100.0)])
+def test_side_eigh_on_a_device_equals_lapack(device, d, shift):
+    from sosproj.sdp.backends.side_spectrum import side_eigh
+
+    rng = np.random.default_rng(d)
+    A = rng.normal(size=(d, d))
+    A = A + A.T + shift * np.eye(d)
+    for M, tol in ((A, 1e-12), (np.asfortranarray(A), 1e-12), (A.astype(np.float32), 2e-5)):
+        ref = side_eigh(M.copy())
+        info: dict = {}
+        got = side_eigh(M.copy(), device=device, info=info)
+        assert got[2:] == ref[2:] and got[0].dtype == ref[0].dtype == got[1].dtype == M.dtype
+        assert got[1].flags.f_contiguous and got[1].shape == ref[1].shape and info["stein"] is False
+        np.testing.assert_allclose(got[0], ref[0], atol=tol * max(1.0, abs(shift)))
+        # the same eigenvectors up to sign (the spectrum of a random matrix is simple)
+        np.testing.assert_allclose(np.abs(got[1].T @ ref[1].astype(float)), np.eye(ref[1].shape[1]), atol=100 * tol)
+    # one triangle only, as LAPACK's path reads it (upper of a C-ordered matrix, lower otherwise): garbage in
+    # the other one changes nothing
+    B = A.copy()
+    B[np.tril_indices(d, -1)] = 1e3
+    np.testing.assert_allclose(side_eigh(B, device=device)[0], side_eigh(A.copy())[0], atol=1e-12 * max(1, abs(shift)))
+    C = np.zeros((d, 2 * d))
+    C[:, ::2] = A
+    C[np.triu_indices(d, 1)[0], 2 * np.triu_indices(d, 1)[1]] = 1e3     # a strided view: its upper triangle spoiled
+    view = C[:, ::2]
+    assert not (view.flags.c_contiguous or view.flags.f_contiguous)
+    atol = 1e-12 * max(1, abs(shift))
+    np.testing.assert_allclose(side_eigh(view, device=device)[0], side_eigh(view.copy(order="F"))[0], atol=atol)
+    np.testing.assert_allclose(side_eigh(view, device=device)[0], side_eigh(A.copy())[0], atol=atol)
+
+
+@needs_torch
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("n", [8, 10])
+def test_lowrank_projection_on_a_device_gives_the_host_answer(device, n):
+    R = MomentRelaxation(unit_ball(n), 4)
+    prob = compile_projection(R, 3, np.random.default_rng(n).normal(size=(n, n, n)))
+    order = R.psd_blocks[0].order
+    host = solve(prob, solver="lowrank", tol=1e-9, side_min_order=20)
+    dev = solve(prob, solver="lowrank", tol=1e-9, side_min_order=20, device=device)
+    assert host.converged and dev.converged
+    assert dev.info[f"device_calls_{order}"] == dev.iterations > dev.info[f"device_single_calls_{order}"] > 0
+    ro = R.readout(3)
+    np.testing.assert_allclose(ro(dev.x), ro(host.x), atol=1e-6)
+    assert dev.objective == pytest.approx(host.objective, rel=1e-8)
+
+
+def _count_device_calls(monkeypatch, module):
+    import sosproj.sdp.gpu as gpu
+
+    calls = []
+
+    def counted(*args, **kw):
+        calls.append(args[0].shape[0])
+        return gpu.device_eigh(*args, **kw)
+
+    monkeypatch.setattr(module, "device_eigh", counted)
+    return calls
+
+
+@needs_torch
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("n, solver", [(10, "rankone_newton"), (12, "rankone_newton"), (10, "lowrank")])
+def test_supports_on_a_device_give_the_host_answer(device, n, solver, monkeypatch):
+    import sosproj.sdp.backends.lowrank as lowrank_module
+    import sosproj.sdp.rankone_dual as rankone_dual
+
+    calls = _count_device_calls(monkeypatch, lowrank_module if solver == "lowrank" else rankone_dual)
+    R = MomentRelaxation(unit_ball(n), 4)
+    prob = compile_support(R, 3, np.random.default_rng(n).normal(size=(n, n, n)))
+    _, settings = support_route(R, solver, 1e-7, 3)
+    if solver == "lowrank":
+        settings["partial_min_order"] = 10
+    host = solve(prob, solver=solver, tol=1e-7, **settings)
+    assert not calls
+    dev = solve(prob, solver=solver, tol=1e-7, device=device, **settings)
+    assert calls and R.psd_blocks[0].order in calls
+    # both certified to the same target; the support value (an exactly feasible point's) agrees
+    assert host.status == dev.status == "solved"
+    assert dev.info["cert_relative_gap"] <= dev.info["cert_gap_tol"]
+    assert dev.objective == pytest.approx(host.objective, rel=1e-9)
+    assert dev.info["cert_lower"] == pytest.approx(host.info["cert_lower"], rel=1e-6)
+
+
+@needs_torch
+@pytest.mark.parametrize("solver", ["lowrank", "rankone_newton"])
+def test_device_memory_is_estimated_and_refused_up_front(solver, monkeypatch):
+    import sosproj.sdp.gpu as gpu
+    from sosproj.errors import ResourceLimitError
+
+    R, prob, settings = _problem(solver, 6)
+    order = R.psd_blocks[0].order
+    assert gpu.device_eigh_bytes(order) == gpu.DEVICE_EIGH_WORDS * 8 * order ** 2 + 64 * 8 * order
+    # a decomposition that needs more than the whole budget (the host's workspace alone fits it)
+    monkeypatch.setenv("SOSPROJ_MEMORY_LIMIT", str(2 ** 30))
+    monkeypatch.setattr(gpu, "DEVICE_EIGH_WORDS", 2 ** 30)
+    calls = _count_device_calls(monkeypatch, gpu)
+    with pytest.raises(ResourceLimitError, match="PyTorch on the host"):
+        solve(prob, solver=solver, device="cpu", **settings)
+    assert not calls
+    monkeypatch.setattr(gpu, "DEVICE_EIGH_WORDS", 6)
+    assert solve(prob, solver=solver, device="cpu", **settings).status in ("solved", "max_iter")
 
 
 @needs_torch
@@ -69,3 +191,36 @@ def test_admm_on_a_device_gives_the_host_answer(device, relaxations):
     ro = R.readout(3)
     np.testing.assert_allclose(ro(dev.x), ro(host.x), atol=1e-7)
     assert dev.objective == pytest.approx(host.objective, rel=1e-7, abs=1e-9)
+
+
+@needs_torch
+def test_auto_keeps_an_explicit_device_on_the_lowrank_route(monkeypatch):
+    import sosproj.sdp.backends.admm as admm_module
+    from sosproj.sdp.gpu import TorchPSDProjector
+    from sosproj.sdp.solve import ConicSolver
+
+    R = MomentRelaxation(unit_ball(8), 4)
+    prob = compile_projection(R, 3, np.random.default_rng(3).normal(size=(8, 8, 8)))
+    order = R.psd_blocks[0].order
+    monkeypatch.setattr(admm_module, "AUTO_PROJECTION_LOWRANK_MIN_ORDER", order)
+    ws = ConicSolver(prob, "auto", device="cpu", side_min_order=20)
+    assert ws.name == "lowrank" and isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
+    # without device= nothing moves: auto never picks one by itself
+    ws = ConicSolver(prob, "auto", side_min_order=20)
+    assert ws.name == "lowrank" and not isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
+
+
+@needs_torch
+def test_the_lowrank_fallback_of_rankone_newton_keeps_the_device():
+    from sosproj.sdp.gpu import TorchPSDProjector
+    from sosproj.sdp.solve import ConicSolver
+
+    # n = 8, tol 1e-7: the Newton rounds end just above the certified gap, so the fallback runs
+    R = MomentRelaxation(unit_ball(8), 4)
+    prob = compile_support(R, 3, np.random.default_rng(8).standard_normal((8, 8, 8)))
+    _, settings = support_route(R, "rankone_newton", 1e-7, 3)
+    ws = ConicSolver(prob, "rankone_newton", tol=1e-7, device="cpu", fallback="lowrank", **settings)
+    res = ws.solve(on_fail="return")
+    fb = ws._backend._fallback
+    assert res.info["fallback"] == "lowrank" and res.status == "solved"
+    assert fb.device == "cpu" and isinstance(fb.psd_proj[R.psd_blocks[0].order], TorchPSDProjector)

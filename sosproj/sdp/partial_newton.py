@@ -63,12 +63,14 @@ class PartialPsdBlock(_PsdBlock):
 
     Same interface as :class:`~sosproj.sdp.backends.ssnal._PsdBlock` (``decompose``, ``jacobian``,
     ``jacobian_diag``); ``partial_calls`` / ``full_calls`` count which path each decomposition took.
+    ``device``: the negative eigenpairs' decomposition on that PyTorch device
+    (:class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`'s option).
     """
 
-    def __init__(self, d: int) -> None:
+    def __init__(self, d: int, device: str | None = None) -> None:
         super().__init__(d, single=False)
         self.Q = np.zeros((d, 0))       # eigenvectors only after a full decomposition (an N x N identity before)
-        self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES)
+        self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES, device=device)
         self.partial = False
         self.M: np.ndarray | None = None
         self.lam_n = np.zeros(0)

@@ -68,6 +68,7 @@ from scipy.sparse.linalg import splu
 from sosproj.errors import InvalidParameterError, SolverNotAvailableError
 from sosproj.sdp.cones import SQRT2, project_psd_svec, ritz_block, svec, svec_dim, svec_indices
 from sosproj.sdp.conic import ConicProblem
+from sosproj.sdp.gpu import device_eigh
 
 #: orders up to which the exact fallback is LAPACK's MRRR on the negative eigenvalues; Lanczos above
 DENSE_PARTIAL_MAX = 2500
@@ -104,6 +105,11 @@ class NegativeEigenpairs:
     :math:`X - \sum_{j\le\text{cap}}\lambda_jv_jv_j^\top` is then a partial projection onto
     :math:`\mathcal S_+`, exact (to ``rtol``) once at most ``cap`` eigenvalues are negative.
 
+    ``device`` (a resolved PyTorch device, :mod:`sosproj.sdp.gpu`; default None): every call is the
+    exact decomposition, on that device (:func:`~sosproj.sdp.gpu.device_eigh`: all eigenvalues, the
+    negative eigenvectors back; single precision by the same rule, at most ``cap`` pairs), with no
+    Krylov or filter step: a GPU's full ``syevd`` costs less than the host's filter.
+
     >>> ne = NegativeEigenpairs(3)
     >>> lam, V = ne(np.diag([2.0, -1.0, 0.5]), 1e-10)
     >>> lam.tolist(), np.abs(V[:, 0]).tolist()
@@ -111,13 +117,15 @@ class NegativeEigenpairs:
     """
 
     def __init__(self, d: int, extra: int = 6, resync: int = 50, passes: int = 3,
-                 method: str = "krylov", degree: int | None = None, cap: int | None = None) -> None:
+                 method: str = "krylov", degree: int | None = None, cap: int | None = None,
+                 device: str | None = None) -> None:
         if method not in ("krylov", "filter"):
             raise InvalidParameterError("method must be 'krylov' or 'filter' (negative eigenpairs)")
         if cap is not None and (method != "filter" or int(cap) < 1):
             raise InvalidParameterError("cap (a positive count) needs method='filter' (negative eigenpairs)")
         self.d = int(d)
         self.cap = int(cap) if cap is not None else None
+        self.device = device
         self.passes = int(passes)
         self.extra = int(extra)
         self.resync = int(resync)
@@ -132,7 +140,7 @@ class NegativeEigenpairs:
     def __call__(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
         self.calls += 1
         out = None
-        if self.X is not None and self.calls % self.resync != 0:
+        if self.X is not None and self.calls % self.resync != 0 and self.device is None:
             for _ in range(self.passes):
                 out = self._krylov(M, rtol) if self.method == "krylov" else self._filter(M, rtol)
                 if out is not None or self.X is None:
@@ -223,7 +231,8 @@ class NegativeEigenpairs:
         """A tracker without the cap that starts from this one's block (a warm start for the full
         projections that follow a capped stage; its exact fallback would otherwise start from an
         empty block)."""
-        out = NegativeEigenpairs(self.d, self.extra, self.resync, self.passes, self.method, self.degree)
+        out = NegativeEigenpairs(self.d, self.extra, self.resync, self.passes, self.method, self.degree,
+                                 device=self.device)
         out.X = None if self.X is None else self.X.copy()
         out.n_neg, out._top, out._cut = self.n_neg, self._top, 0.0
         return out
@@ -273,7 +282,17 @@ class NegativeEigenpairs:
 
     def _exact(self, M: np.ndarray, rtol: float = 0.0) -> tuple[np.ndarray, np.ndarray]:
         d = self.d
-        if d <= DENSE_PARTIAL_MAX or self.method == "filter":
+        if self.device is not None:
+            Mk = M.astype(np.float32) if rtol >= SINGLE_PRECISION_RTOL else M
+            full = d if self.cap is None else min(d, self._block(self.cap))
+
+            def wanted(w: np.ndarray) -> slice:
+                n = int(np.searchsorted(w, 0.0))      # the negative pairs and the margin _keep holds
+                return slice(0, min(full, self._block(n) if self.method == "filter" else n + self.extra))
+
+            lam, V = device_eigh(Mk, self.device, wanted)
+            lam, V = lam[:V.shape[1]].astype(float), V.astype(float)
+        elif d <= DENSE_PARTIAL_MAX or self.method == "filter":
             k = min(d, self._block(self.n_neg) if self.method == "filter" else self.n_neg + self.extra)
             full = d if self.cap is None else min(d, self._block(self.cap))
             # single precision while the iteration is far from converged (rtol well above float32's

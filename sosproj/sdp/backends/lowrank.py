@@ -58,12 +58,13 @@ from typing import Any
 import numpy as np
 import scipy.linalg as sla
 
-from sosproj.errors import InvalidParameterError, SolverNotAvailableError
+from sosproj.errors import InvalidParameterError
 from sosproj.sdp.backends.admm import AdmmBackend
 from sosproj.sdp.backends.base import RawSolution
 from sosproj.sdp.backends.side_spectrum import STEIN_CLUSTER_LIMIT, mrrr_share_limit, side_eigh, side_gram
 from sosproj.sdp.cones import Cones, PSDProjector, ritz_block
 from sosproj.sdp.conic import ConicProblem
+from sosproj.sdp.gpu import TorchPSDProjector, check_device_memory, device_eigh, resolve_device
 
 #: blocks of at least this order get the partial eigendecomposition
 PARTIAL_MIN_ORDER = 100
@@ -90,11 +91,16 @@ class _PartialPSDProjector(PSDProjector):
     pairs have residuals :math:`\|Mu - \theta u\| \le` ``rtol`` :math:`\|M\|_F` and at least
     one Ritz value of the block is negative. Otherwise (and every ``resync`` calls) LAPACK's
     MRRR (``syevr``) computes the top ``n_pos + extra`` eigenpairs exactly, or a full
-    ``eigh`` runs when many eigenvalues are positive.
+    ``eigh`` runs when many eigenvalues are positive. With ``device`` (a resolved PyTorch device,
+    :mod:`sosproj.sdp.gpu`) that exact step is one full decomposition there
+    (:func:`~sosproj.sdp.gpu.device_eigh`, same precision rule) of which the positive eigenpairs and
+    ``extra`` more come back.
     """
 
-    def __init__(self, d: int, extra: int = 6, rtol: float = 1e-9, resync: int = 50) -> None:
+    def __init__(self, d: int, extra: int = 6, rtol: float = 1e-9, resync: int = 50,
+                 device: str | None = None) -> None:
         super().__init__(d)
+        self.device = device
         self.n_pos = d
         self.extra = int(extra)
         self.rtol = float(rtol)
@@ -145,7 +151,7 @@ class _PartialPSDProjector(PSDProjector):
     def _exact(self, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         d = self.d
         k = min(d, self.n_pos + self.extra)
-        while True:
+        while self.device is None:
             if k > d // 3:
                 lam, V = np.linalg.eigh(M)
                 break
@@ -161,6 +167,11 @@ class _PartialPSDProjector(PSDProjector):
             if lam[0] <= 0:          # a non-positive eigenvalue in the block: every positive one is in
                 break
             k = min(d, 2 * k)
+        if self.device is not None:
+            Mk = M.astype(np.float32) if self.rtol >= SINGLE_PRECISION_RTOL else M
+            w, V = device_eigh(Mk, self.device,
+                               lambda w: slice(max(0, int(np.searchsorted(w, 0.0)) - self.extra), d))
+            lam, V = w[d - V.shape[1]:].astype(float), V.astype(float)
         neg = int(np.searchsorted(lam, 0.0))
         self.n_pos = int(lam.size - neg)
         k = min(d, self.n_pos + self.extra)
@@ -294,6 +305,17 @@ class LowrankBackend(AdmmBackend):
     memory defaults to :data:`PROJECTION_ANDERSON` and the initial penalty to ``rho_factor`` (default
     :data:`PROJECTION_RHO_FACTOR`) times the ADMM's (the median of ``diag(P)``); an explicit ``rho``
     wins. Linear costs (supports) are unchanged by these options.
+
+    ``device`` (default None: the LAPACK paths above, unchanged; ``"cpu"`` / ``"cuda[:K]"`` / ``"auto"``,
+    :func:`~sosproj.sdp.gpu.resolve_device`): the eigendecompositions run on that PyTorch device. A
+    projection's blocks of order at least ``side_min_order`` use
+    :class:`~sosproj.sdp.gpu.TorchPSDProjector` (the whole decomposition and the smaller side's sum on the
+    device, float32 while the residual level is at least ``single_rtol``, as on the host; a GPU has no
+    cheaper one-sided decomposition); a support's large blocks keep the warm-started Krylov step on the
+    host and run the exact fallback there (:func:`~sosproj.sdp.gpu.device_eigh`). The iterates, residuals,
+    stopping tests and certificates stay on the host in float64. The device memory of the largest block's
+    decomposition is estimated and refused up front (:func:`~sosproj.sdp.gpu.check_device_memory`).
+    ``solver="auto"`` never picks a device.
     """
 
     name = "lowrank"
@@ -317,10 +339,10 @@ class LowrankBackend(AdmmBackend):
     def __init__(self, problem: ConicProblem, tol: float = 1e-7, max_iter: int | None = None,
                  time_limit: float | None = None, **options: Any) -> None:
         opts = dict(options)
-        if opts.get("device") is not None:
-            raise SolverNotAvailableError(
-                "solver='lowrank' decomposes on the host (partial / one-sided LAPACK); for a GPU use "
-                "solver='admm' with device='cuda'")
+        device = resolve_device(opts.get("device"))
+        opts["device"] = device
+        if device is not None and problem.cones.psd:
+            check_device_memory(max(problem.cones.psd), device, "solver='lowrank' (largest PSD block)")
         quadratic = problem.P is not None and bool(problem.P.count_nonzero())
         if opts.get("anderson") is None:
             memory = PROJECTION_ANDERSON if quadratic else 10
@@ -343,10 +365,11 @@ class LowrankBackend(AdmmBackend):
         self.quadratic = bool(np.any(self.p_diag))
         for d in list(self.psd_proj):
             if self.quadratic and d >= int(o["side_min_order"]):
-                self.psd_proj[d] = _SidePSDProjector(d, single_rtol=float(o["single_rtol"]),
-                                                     stein_limit=o["stein_limit"])
+                self.psd_proj[d] = (_SidePSDProjector(d, single_rtol=float(o["single_rtol"]),
+                                                      stein_limit=o["stein_limit"]) if device is None
+                                    else TorchPSDProjector(d, device, single_rtol=float(o["single_rtol"])))
             elif not self.quadratic and d >= int(o["partial_min_order"]):
-                self.psd_proj[d] = _PartialPSDProjector(d)
+                self.psd_proj[d] = _PartialPSDProjector(d, device=device)
         self.krylov_factor = float(o["krylov_factor"])
         self.gap_tol = float(o["gap_tol"]) if o["gap_tol"] is not None else 10.0 * self.tol
         self.rounding = o["rounding"]
@@ -388,7 +411,7 @@ class LowrankBackend(AdmmBackend):
         worst = max(rel)
         level = float(np.clip(self.krylov_factor * worst, 1e-13, 1e-3))
         for proj in self.psd_proj.values():
-            if isinstance(proj, (_PartialPSDProjector, _SidePSDProjector)):
+            if isinstance(proj, (_PartialPSDProjector, _SidePSDProjector, TorchPSDProjector)):
                 proj.rtol = level
         if (self.certifier is not None and worst <= self.cert_start
                 and self._cert_time <= self.cert_share * (time.perf_counter() - self._t_start)):
@@ -464,6 +487,9 @@ class LowrankBackend(AdmmBackend):
                 extra[f"side_subset_calls_{d}"] = p.subset_calls
                 extra[f"side_widened_{d}"] = p.widened
                 extra[f"side_stein_calls_{d}"] = p.stein_calls
+            elif isinstance(p, TorchPSDProjector) and p.single_rtol is not None:
+                extra[f"device_calls_{d}"] = p.calls
+                extra[f"device_single_calls_{d}"] = p.single_calls
         if cert:
             extra.update({f"cert_{k}": float(v) for k, v in cert.items()})
             extra["cert_gap_tol"] = self.gap_tol

@@ -65,8 +65,9 @@ def lowrank_fallback(backend: Any, x: np.ndarray, y: np.ndarray, deadline: float
     at the feasible Dirac point ``x`` and the last dual ``y``, for the remaining iterations and time.
 
     ``backend`` is a ``rankone`` / ``rankone_newton`` backend (its ``options`` carry the trace
-    bound, interior point and rounding); the ADMM is built once (memory checked then, refused with
-    :class:`~sosproj.errors.ResourceLimitError`) and cached on ``backend._fallback``."""
+    bound, interior point and rounding; its ``device``, if any, goes along); the ADMM is built once
+    (memory checked then, refused with :class:`~sosproj.errors.ResourceLimitError`) and cached on
+    ``backend._fallback``."""
     from sosproj.sdp.backends.lowrank import LowrankBackend
 
     o = backend.options
@@ -77,7 +78,8 @@ def lowrank_fallback(backend: Any, x: np.ndarray, y: np.ndarray, deadline: float
         backend._fallback = LowrankBackend(p, tol=backend.tol, max_iter=backend.max_iter,
                                            time_limit=backend.time_limit, trace_bound=o["trace_bound"],
                                            interior=o["interior"], gap_tol=backend.gap_tol,
-                                           rounding=backend.rounding, initial=None)
+                                           rounding=backend.rounding, initial=None,
+                                           device=getattr(backend, "device", None))
     fb = backend._fallback
     if backend.max_iter:
         fb.max_iter = max(1, backend.max_iter - used)

@@ -65,6 +65,7 @@ from sosproj.sdp.backends.rankone import lowrank_fallback
 from sosproj.sdp.backends.ssnal import SsnalBackend
 from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
+from sosproj.sdp.gpu import check_device_memory, resolve_device
 from sosproj.sdp.partial_newton import PartialPsdBlock
 from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs, flattening_certificate
 from sosproj.sdp.support_bounds import SupportCertifier
@@ -89,17 +90,18 @@ DR_CAP_MIN_ORDER = 1000
 
 
 class _FaceSsnal(SsnalBackend):
-    """:class:`SsnalBackend` whose largest PSD block is a :class:`PartialPsdBlock`."""
+    """:class:`SsnalBackend` whose largest PSD block is a :class:`PartialPsdBlock` (its decompositions on
+    ``device`` when one is given)."""
 
-    def __init__(self, problem: ConicProblem, **kw: Any) -> None:
+    def __init__(self, problem: ConicProblem, device: str | None = None, **kw: Any) -> None:
         super().__init__(problem, **kw)
         big = max(range(len(self.blocks)), key=lambda i: self.blocks[i][1].d)
         sl, blk = self.blocks[big]
-        self.face_block = PartialPsdBlock(blk.d)
+        self.face_block = PartialPsdBlock(blk.d, device=device)
         self.blocks[big] = (sl, self.face_block)
         # phase one (one ADMM step per round) projects Y - Z/rho, whose positive part has the rank of
         # the moment matrix (one): its top eigenpairs only, not a full eigendecomposition
-        proj = _PartialPSDProjector(blk.d)
+        proj = _PartialPSDProjector(blk.d, device=device)
         proj.n_pos = 1
         self.psd_proj[blk.d] = proj
 
@@ -133,13 +135,18 @@ class RankOneNewtonBackend(SolverBackend):
     :data:`DEFAULT_SIGMA` = 3: ``newton_tol`` 1e-3 and 3 were the fastest pair at ``n = 30`` in
     ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
+    ``device`` (None: the host, unchanged; ``"cpu"`` / ``"cuda[:K]"`` / ``"auto"``,
+    :func:`~sosproj.sdp.gpu.resolve_device`): the negative (and phase one's top) eigenpairs of the
+    rough phase and of the Newton phase come from full decompositions on that PyTorch device
+    (:class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`'s ``device``); iterates, checks and the
+    certificate stay on the host in float64; the device memory is estimated and refused up front.
     """
 
     name = "rankone_newton"
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
                "sigma": "auto", "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "check_updates": True, "fallback": None, "rng": 0}
+               "check_updates": True, "fallback": None, "rng": 0, "device": None}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
 
@@ -189,6 +196,9 @@ class RankOneNewtonBackend(SolverBackend):
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
                                         "a positive count, dr_cap_gap > 0, check_updates True or False")
+        self.device = resolve_device(o["device"])
+        if self.device is not None:
+            check_device_memory(max(problem.cones.psd), self.device, "solver='rankone_newton' (moment block)")
         self.feas = DualFeasibility(problem)
         self.certifier = SupportCertifier(problem, float(o["trace_bound"]), o["interior"])
         self.rounding = o["rounding"]
@@ -239,7 +249,7 @@ class RankOneNewtonBackend(SolverBackend):
         method = str(self.options["eig"])
         cap = self._cap() if method == "filter" else None
         max_iter = max(1, int(self.options["dr_max_iter"]))
-        screen = NegativeEigenpairs(feas.N, method=method)
+        screen = NegativeEigenpairs(feas.N, method=method, device=self.device)
 
         def estimate(Z: np.ndarray) -> float:
             lam, _ = screen(Z, 1e-3)
@@ -247,12 +257,12 @@ class RankOneNewtonBackend(SolverBackend):
             return (est - pv) / max(1.0, abs(est))
 
         capped_steps, capped_status = 0, "off"
-        neg = NegativeEigenpairs(feas.N, method=method)
+        neg = NegativeEigenpairs(feas.N, method=method, device=self.device)
         if cap is not None:
             # stage one: partial projections; without its goal within half the cap it hands over
             # to the full projections anyway (from its last point) and says so
             goal1 = float(self.options["dr_cap_gap"])
-            neg1 = NegativeEigenpairs(feas.N, method=method, cap=cap)
+            neg1 = NegativeEigenpairs(feas.N, method=method, cap=cap, device=self.device)
             run = feas.run(q, t, max_iter=max(1, max_iter // 2), deadline=deadline, relax=1.7, state=state,
                            neg=neg1, check=lambda Z, yr: estimate(Z) <= goal1)
             capped_steps, capped_status = run.iterations, run.status
@@ -327,7 +337,7 @@ class RankOneNewtonBackend(SolverBackend):
             rounds += 1
             if self._newton is None:
                 self._newton = _FaceSsnal(p, tol=tol, max_iter=self.max_iter, time_limit=remaining,
-                                          admm_tol=1.0, admm_max_iter=1, rho=self.sigma)
+                                          admm_tol=1.0, admm_max_iter=1, rho=self.sigma, device=self.device)
             nw = self._newton
             nw.tol, nw.time_limit = tol, remaining
             nw.stop_check = stop_check if o["check_updates"] else None

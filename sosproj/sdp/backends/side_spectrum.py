@@ -49,6 +49,8 @@ import numpy as np
 import scipy.linalg as sla
 from scipy.linalg import lapack
 
+from sosproj.sdp.gpu import device_eigh, resolve_device
+
 #: :func:`side_eigh` with a ``stein_limit`` runs inverse iteration for the smaller side when its
 #: :func:`cluster_share` is at most this (double precision; module docs for the measurements)
 STEIN_CLUSTER_LIMIT = 0.03
@@ -101,7 +103,8 @@ def _sytrd_lwork(d: int, single: bool) -> int:
 
 
 def side_eigh(M: np.ndarray, overwrite: bool = False, stein_limit: float | None = None,
-              info: dict[str, Any] | None = None) -> tuple[np.ndarray, np.ndarray, bool, int]:
+              info: dict[str, Any] | None = None, device: str | None = None
+              ) -> tuple[np.ndarray, np.ndarray, bool, int]:
     r"""Eigenpairs of the smaller side of the spectrum of the symmetric ``M`` (float32 or float64).
 
     Returns ``(lam, V, positive, n_neg)``: the eigenvalues of that side (ascending), its eigenvectors
@@ -118,6 +121,13 @@ def side_eigh(M: np.ndarray, overwrite: bool = False, stein_limit: float | None 
     ``"stein"`` (whether inverse iteration produced the vectors) and ``"cluster_share"`` (of the
     returned side, for the caller's next choice).
 
+    ``device`` (``None``: the LAPACK path above, unchanged; ``"cpu"``, ``"cuda[:K]"``, ``"auto"``, checked by
+    :func:`~sosproj.sdp.gpu.resolve_device`): the whole decomposition on that PyTorch device
+    (:func:`~sosproj.sdp.gpu.device_eigh`, ``syevd`` in ``M``'s precision, one triangle read as above)
+    and only the smaller side's eigenvectors copied back; same return values and tie rule.
+    ``stein_limit`` and ``overwrite`` are ignored there, ``info["stein"]`` is False and
+    ``info["cluster_share"]`` uses :math:`\max_i|\lambda_i|` in place of :math:`\|T\|_1`.
+
     >>> A = np.diag([3.0, -1.0, 2.0, -4.0, 5.0])
     >>> lam, V, positive, n_neg = side_eigh(A)
     >>> lam.tolist(), positive, n_neg, np.abs(V).round(6).T.tolist()
@@ -127,6 +137,8 @@ def side_eigh(M: np.ndarray, overwrite: bool = False, stein_limit: float | None 
     single = M.dtype == np.float32
     if M.dtype not in (np.float32, np.float64) or M.shape != (d, d):
         raise ValueError("side_eigh needs a square float32 or float64 matrix")
+    if device is not None and (dev := resolve_device(device)) is not None:
+        return _side_eigh_device(M, dev, info)
     sytrd, stevd, ormqr = ((lapack.ssytrd, lapack.sstevd, lapack.sormqr) if single
                            else (lapack.dsytrd, lapack.dstevd, lapack.dormqr))
     # a C-ordered symmetric matrix is its own transpose in Fortran order: no copy to hand it over
@@ -182,6 +194,26 @@ def side_eigh(M: np.ndarray, overwrite: bool = False, stein_limit: float | None 
             raise np.linalg.LinAlgError(f"ormqr failed (info {res[-1]})")
         V[1:, :] = res[0]
     return lam, V, positive, n_neg
+
+
+def _side_eigh_device(M: np.ndarray, device: str, info: dict[str, Any] | None
+                      ) -> tuple[np.ndarray, np.ndarray, bool, int]:
+    """:func:`side_eigh` on a PyTorch device (its ``device`` option): every eigenvalue there, the smaller
+    side's eigenvectors back."""
+    d = M.shape[0]
+    side: dict[str, Any] = {}
+
+    def smaller(w: np.ndarray) -> slice:
+        n_neg = int(np.searchsorted(w, 0.0))
+        side["n_neg"], side["positive"] = n_neg, n_neg > d - n_neg
+        return slice(n_neg, d) if side["positive"] else slice(0, n_neg)
+
+    w, V = device_eigh(M, device, smaller)
+    lam = w[smaller(w)]
+    if info is not None:
+        info["stein"] = False
+        info["cluster_share"] = cluster_share(lam, float(np.max(np.abs(w))) if w.size else 0.0, d)
+    return lam, V, bool(side["positive"]), int(side["n_neg"])
 
 
 def mrrr_share_limit(d: int, single: bool) -> float:
