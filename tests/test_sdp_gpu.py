@@ -215,11 +215,13 @@ def test_the_lowrank_fallback_of_rankone_newton_keeps_the_device():
     from sosproj.sdp.gpu import TorchPSDProjector
     from sosproj.sdp.solve import ConicSolver
 
-    # n = 8, tol 1e-7: the Newton rounds end just above the certified gap, so the fallback runs
+    # n = 8, tol 1e-7, certificate only at the end of each round (check_updates=False): the Newton rounds
+    # end just above the certified gap, so the fallback runs
     R = MomentRelaxation(unit_ball(8), 4)
     prob = compile_support(R, 3, np.random.default_rng(8).standard_normal((8, 8, 8)))
     _, settings = support_route(R, "rankone_newton", 1e-7, 3)
-    ws = ConicSolver(prob, "rankone_newton", tol=1e-7, device="cpu", fallback="lowrank", **settings)
+    ws = ConicSolver(prob, "rankone_newton", tol=1e-7, device="cpu", fallback="lowrank", check_updates=False,
+                     **settings)
     res = ws.solve(on_fail="return")
     fb = ws._backend._fallback
     assert res.info["fallback"] == "lowrank" and res.status == "solved"
