@@ -323,7 +323,8 @@ class MarginalProjector:
         (consistent, total ``m``): stationarity and :math:`\lambda \ge 0` hold exactly by construction;
         primal feasibility: the mixing weight with the uniform tables that makes it non-negative
         (:meth:`make_nonnegative`) is at most ``tol`` (the test of :meth:`solve`); complementary slackness:
-        :math:`|\lambda^T B c(\lambda)| \le \mathrm{tol}\cdot p(c(\lambda))` (``p`` the objective). The
+        :math:`|\lambda^T B c(\lambda)| \le \mathrm{tol}\cdot \max(p(c(\lambda)), 1)` (``p`` the objective; the
+        floor 1 keeps the test meaningful for an input that is already feasible, where ``p`` is ~0). The
         returned point is the mixed one; ``info`` carries ``theta``, the relative complementarity, the
         duality gap of the returned point (:meth:`certificate`: a rigorous bound
         :math:`\tfrac12\|r - c^\star\|_W^2 \le` gap, dominated by the mixing itself: measured on Adult,
@@ -391,7 +392,7 @@ class MarginalProjector:
             e = c - rt
             e[self._empty] = 0.0
             p_c = 0.5 * float(e @ (self.w * e))
-            compl = float(lam @ Bc) / max(p_c, 1e-300)
+            compl = float(lam @ Bc) / max(p_c, 1.0)              # floor: an input already feasible has p ~ 0
             if theta <= self.tol and abs(compl) <= self.tol:
                 converged = True
                 break
