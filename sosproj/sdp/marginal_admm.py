@@ -360,7 +360,6 @@ class MarginalProjector:
         y = lam.copy()
         lam_new = np.empty(lay.tab_size)                           # work buffers (table space)
         diff = np.empty(lay.tab_size)
-        tmp = np.empty(lay.tab_size)
         tk = 1.0
         converged = False
         theta = compl = np.inf
@@ -368,13 +367,16 @@ class MarginalProjector:
         it = 0
         for it in range(1, self.max_iter + 1):
             lay.forward(primal(y), out=lam_new)
-            lam_new *= -step
-            lam_new += y
+            if step == 1.0:                                        # the table metric: one pass, same values
+                np.subtract(y, lam_new, out=lam_new)
+            else:
+                lam_new *= -step
+                lam_new += y
             np.maximum(lam_new, 0.0, out=lam_new)                  # lam_new = max(y - B c(y) / L, 0)
             tk1 = 0.5 * (1.0 + math.sqrt(1.0 + 4.0 * tk * tk))
             np.subtract(lam_new, lam, out=diff)
-            np.subtract(y, lam_new, out=tmp)
-            if float(tmp @ diff) > 0.0:                            # the momentum points uphill: restart
+            np.subtract(y, lam_new, out=y)                         # y is rewritten below: its buffer holds y - lam
+            if float(y @ diff) > 0.0:                              # the momentum points uphill: restart
                 tk1 = 1.0
                 y[...] = lam_new
             else:
