@@ -8,20 +8,14 @@ import numpy as np
 import pytest
 
 import sosproj as sp
-from sosproj.data.domain import Dataset, Domain
+from sosproj.data.domain import Dataset
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.mechanisms import marginals_pipeline as mp
 from sosproj.privacy.spec import Adjacency
 from sosproj.testing import noise_disabled
+from tests.test_extrapolation import _cvxpy_projection, _data
 
-cp = pytest.importorskip("cvxpy")
-
-
-def _data(sizes, m, seed=0):
-    rng = np.random.default_rng(seed)
-    z = rng.integers(0, 3, size=m)
-    cols = [np.where(z == 0, rng.integers(0, s, size=m), (z + rng.integers(0, 2, size=m)) % s) for s in sizes]
-    return Dataset(np.stack(cols, 1), Domain.from_sizes(sizes))
+pytest.importorskip("cvxpy")
 
 
 def _measurement(ds, k=2, eps=0.5, seed=0):
@@ -31,20 +25,6 @@ def _measurement(ds, k=2, eps=0.5, seed=0):
     return mp.measure(ds, lay, sig, spec, "rp", np.random.default_rng(seed))
 
 
-def _clarabel_lnn(lay: ResidualLayout, w_sets: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """The LNN projection in the metric ``w`` by cvxpy/Clarabel at 1e-10 (dense; small layouts only)."""
-    P = np.stack([lay.center(e) for e in np.eye(lay.res_size)], axis=1)
-    B = np.stack([lay.forward(e) for e in P.T], axis=1)
-    delta = cp.Variable(lay.res_size)
-    c = r + P @ delta
-    w = lay.expand(w_sets)
-    w[lay.empty_pos] = 0.0
-    prob = cp.Problem(cp.Minimize(0.5 * cp.sum(cp.multiply(w, cp.square(c - r)))),
-                      [B @ c >= 0, c[lay.empty_pos] == r[lay.empty_pos]])
-    prob.solve(solver=cp.CLARABEL, tol_gap_abs=1e-10, tol_gap_rel=1e-10, tol_feas=1e-10)
-    return r + P @ np.asarray(delta.value)
-
-
 def test_lnn_dual_matches_clarabel_admm_and_kkt():
     ds = _data((3, 4, 2, 5), 80, seed=2)
     meas = _measurement(ds)
@@ -52,7 +32,7 @@ def test_lnn_dual_matches_clarabel_admm_and_kkt():
     assert lay.forward(meas.residuals).min() < -1.0                      # the projection has work to do
     out, info = mp._lnn_dual(meas, {"tol": 1e-7, "max_iter": 50000, "on_fail": "raise"})
     assert info["solver"] == "marginal-dual-fista" and info["converged"]
-    ref = _clarabel_lnn(lay, meas.weights, meas.residuals)
+    ref = _cvxpy_projection(lay, meas.weights, meas.residuals)     # Clarabel at 1e-10
     scale = max(1.0, float(np.abs(lay.forward(ref)).max()))
     assert np.allclose(lay.forward(out), lay.forward(ref), atol=1e-3 * scale)
     # KKT: feasible (non-negative, consistent, total kept), complementarity, and the gap bounds the distance
