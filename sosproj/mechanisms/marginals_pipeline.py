@@ -629,9 +629,10 @@ def _lnn_dual(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, d
     :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual`: accelerated projected gradient on the
     cell multipliers, step :math:`1 / \max_A (d_A / w_A)`, the ADMM's stopping test ``theta <= tol`` plus
     relative complementarity, duality gap in ``info``. Measured on adult (all 3-way,
-    ``benchmarks/results_marginals/adult_v9/``): the measured family at epsilon 1 in 280 iterations (2.1 s
-    CPU) against the ADMM's 855 (6.8 s), at a lower objective; the full family at epsilon 10 converged in
-    830 iterations (35 s) where the ADMM stopped unconverged at its 5,000 cap (~230 s). The ADMM of
+    ``benchmarks/results_marginals/adult_v9/``): the measured family at epsilon 1 in 240-280 iterations
+    (2.1 s CPU) against the ADMM's 490-855 (6.8 s on seed 0), at a lower objective; the full family at
+    epsilon 10 converged in 720-890 iterations (27-44 s) where the ADMM stopped unconverged at its 5,000 cap
+    (~230 s). The ADMM of
     :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve` is used when ``options`` sets its penalty
     ``rho`` or a non-empty set has zero weight (the dual needs ``w_A > 0``). The choice reads the options
     and the noise scales only (public).
