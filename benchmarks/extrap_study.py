@@ -59,6 +59,8 @@ ri = rel.info["reconstruction_info"]
 ep = ri.get("extrapolation_projection") or {}
 print(json.dumps({"src": sp.__file__, "l1": float(np.mean(errs)), "cpu": cpu, "wall": wall,
                   "converged": bool(ri.get("converged")),
+                  "recon_solver": ri.get("solver"), "recon_iterations": ri.get("iterations"),
+                  "recon_time": ri.get("time"),
                   "min_cell": float(min(t.min() for t in tabs)),
                   "max_total_error": float(max(abs(t.sum() - m) for t in tabs)),
                   "unmeasured": len(rel.info["unmeasured_sets"]), "extrapolation": ri.get("extrapolation"),
