@@ -8,7 +8,7 @@ WT=$(cd "$(dirname "$0")/../.." && pwd)
 CODE=${1:?snapshot}
 source /work/venv/bin/activate
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1 PYTHONPATH=$CODE
-OUT=$WT/benchmarks/results_peers/v8_titanic.jsonl
+OUT=${OUT:-$WT/benchmarks/results_peers/v8_titanic.jsonl}
 uptime
 for e in 0.03 0.1 0.3 1 3 10; do
     python $CODE/benchmarks/marginals_peers.py --datasets titanic --epsilons $e --seeds 0 1 2 3 4 --methods sosproj \

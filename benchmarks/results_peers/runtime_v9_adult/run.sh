@@ -18,4 +18,4 @@ PYTHONPATH=/tmp/adv9/new2 python /tmp/adv9/new2/benchmarks/marginals_scale.py --
 uptime
 
 uptime
-bash benchmarks/results_peers/v9_titanic.sh /tmp/adv9/new2 > benchmarks/results_peers/v9_titanic.log 2>&1
+OUT=$PWD/benchmarks/results_peers/v9_titanic.jsonl bash benchmarks/results_peers/v8_titanic.sh /tmp/adv9/new2 > benchmarks/results_peers/v9_titanic.log 2>&1
