@@ -284,6 +284,12 @@ def cube_tolerance(tol: float) -> float:
 #: +0.11% (up to +0.27%); the projection run to 40,000 iterations had main's L1.
 CUBE_GAP_TOL: float | None = None
 
+#: Starting values of the unmeasured moments of the full cube step in the measurement metric (``init`` of
+#: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`): ``"cumulant"``, the cumulant closure of the
+#: measured moments (:mod:`sosproj.sdp.cube_init`; post-processing of the noisy measurement, a fixed rule).
+#: The block-cube step (table metric, principal submatrix) keeps ``"zero"``.
+CUBE_INIT = "cumulant"
+
 
 def binary_step(layout: ResidualLayout, snr: float) -> str:
     """The binary ``reconstruction="auto"`` step on this (public) layout at this public SNR.
@@ -784,7 +790,7 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     # the certified-distance stop reads the noise scale from the measurement metric: only there
     gap_tol = CUBE_GAP_TOL if weights is None else None
     proj = CubeTablesProjector(n, deg, a[:low], tol=cube_tolerance(tol), max_iter=int(options.get("max_iter", 1000)),
-                               basis=basis, gap_tol=gap_tol)
+                               basis=basis, gap_tol=gap_tol, init=CUBE_INIT if weights is None else "zero")
     f_cube, cinfo = proj.solve(g[:low], warm_start=False, on_fail="return")
     f = g.copy()
     f[:min(low, f_cube.size)] = f_cube[:low]

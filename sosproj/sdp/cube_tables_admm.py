@@ -18,7 +18,8 @@ with an independent cvxpy formulation in the 0/1 subset basis
 Options (keywords of :class:`CubeTablesProjector`, unknown ones refused by
 :func:`sosproj.policy.check_options`): ``tol``, ``max_iter``, ``rho``,
 ``alpha``, ``eig_precision``, ``basis``, ``gap_tol`` (a certified-distance stop,
-:mod:`sosproj.sdp.cube_gap`).  ``on_fail`` of :meth:`CubeTablesProjector.solve`
+:mod:`sosproj.sdp.cube_gap`), ``init`` (the unmeasured moments' starting values,
+:mod:`sosproj.sdp.cube_init`).  ``on_fail`` of :meth:`CubeTablesProjector.solve`
 follows :mod:`sosproj.policy`.
 
 Examples
@@ -48,16 +49,24 @@ from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail, check_options
 from sosproj.sdp.backends.side_spectrum import side_eigh, side_gram
 from sosproj.sdp.cones import project_psd_dense
-from sosproj.sdp.cube_gap import certified_distance, measured_count
+from sosproj.sdp.cube_gap import best_certificate, certified_distance, measured_count
+from sosproj.sdp.cube_init import cumulant_completion
 from sosproj.validation import check_choice, check_int, check_memory, check_positive
 
 #: keyword options accepted by :class:`CubeTablesProjector`
-OPTIONS = ("tol", "max_iter", "rho", "alpha", "eig_precision", "basis", "gap_tol")
+OPTIONS = ("tol", "max_iter", "rho", "alpha", "eig_precision", "basis", "gap_tol", "init")
+
+#: starting values of the unmeasured moments (``init``): ``"zero"`` or ``"cumulant"`` (:mod:`sosproj.sdp.cube_init`)
+INITS = ("zero", "cumulant")
 
 #: iterations between two duality-gap checks (``gap_tol``): each costs one smallest eigenvalue and one adjoint
-GAP_CHECK_EVERY = 10
+GAP_CHECK_EVERY = 20
 #: the certified check runs only when the same formula at the unmixed iterate is within this factor of the threshold
-GAP_SKIP_FACTOR = 2.0
+GAP_SKIP_FACTOR = 3.0
+#: alternating-projection rounds that tighten the certificate (:func:`~sosproj.sdp.cube_gap.polish_dual`) at a
+#: gap check and for the returned answer; each costs one eigendecomposition
+GAP_POLISH_ROUNDS = 5
+FINAL_POLISH_ROUNDS = 10
 
 
 def _symmetric_difference_positions(index: SubsetIndex, basis_size: int, t: int,
@@ -157,7 +166,12 @@ class CubeTablesProjector:
     ended the run (``"residuals"``, ``"gap"`` or ``"max_iter"``); ``info["certified_distance"]`` is,
     whatever the options, the certified bound on ``||f - f*||_a`` of the returned ``f``
     (:func:`~sosproj.sdp.cube_gap.certified_distance` with ADMM's multiplier): how far an answer
-    stopped by ``tol`` or at ``max_iter`` can be from the exact projection.
+    stopped by ``tol`` or at ``max_iter`` can be from the exact projection; it is the smallest bound over
+    the multiplier and :data:`FINAL_POLISH_ROUNDS` alternating projections of it
+    (:func:`~sosproj.sdp.cube_gap.best_certificate`; the gap checks use :data:`GAP_POLISH_ROUNDS`).
+    ``init`` (default ``"zero"``): the unmeasured moments' starting values; ``"cumulant"`` starts them at the
+    cumulant closure of the measured ones (:func:`~sosproj.sdp.cube_init.cumulant_completion`), which
+    shortens the first phase of the run; the problem and its answer (to ``tol``) are the same.
 
     >>> proj = CubeTablesProjector(2, degree=2, weights=np.array([0., 1., 1., 1.]))
     >>> f, info = proj.solve(np.array([1., 0., 0., 2.]))   # f_{01} = 2 is infeasible (|f| <= 1)
@@ -220,6 +234,8 @@ class CubeTablesProjector:
             raise InvalidParameterError("alpha (over-relaxation) must lie in (0, 2); 1.6 is a good default")
         gap_tol = options.get("gap_tol")
         self.gap_tol = None if gap_tol is None else check_positive(gap_tol, "gap_tol")
+        self.init = options.get("init", "zero")
+        check_choice(self.init, "init", INITS)
         self._warm: tuple[np.ndarray, float] | None = None
 
     @property
@@ -284,13 +300,19 @@ class CubeTablesProjector:
         N = self.basis_size
         if warm_start and self._warm is not None:
             L, rho = self._warm[0].copy(), self._warm[1]
-            X = self.moment_matrix(np.where(a > 0, gg, 0.0))
+            f0 = np.where(a > 0, gg, 0.0)
+            if self.init == "cumulant":
+                f0[0] = 1.0
+                f0 = cumulant_completion(self.index, f0, a > 0)
+            X = self.moment_matrix(f0)
             X[0, 0] = 1.0
             X = self._psd(X)
         else:
             L = np.zeros((N, N))
             f0 = np.where(a > 0, gg, 0.0)
             f0[0] = 1.0
+            if self.init == "cumulant":
+                f0 = cumulant_completion(self.index, f0, a > 0)
             X = self._psd(self.moment_matrix(f0))
         f = np.zeros(self.n_moments)
         converged = False
@@ -321,7 +343,8 @@ class CubeTablesProjector:
                 # the same formula at the (slightly infeasible) iterate first: no bound, but when it is far
                 # above the threshold the feasibility eigenvalue is not worth computing
                 if certified_distance(self, f, gg, -rho * L) <= GAP_SKIP_FACTOR * gap_scale:
-                    dist = certified_distance(self, self._feasible(f)[0], gg, -rho * L)
+                    dist = best_certificate(self, self._feasible(f)[0], gg, -rho * L, GAP_POLISH_ROUNDS,
+                                            self._psd, target=gap_scale)
                     if dist <= gap_scale:
                         converged, stop = True, "gap"
                         break
@@ -334,8 +357,8 @@ class CubeTablesProjector:
                     L *= 2.0
         self._warm = (L, rho)
         f, theta = self._feasible(f)
-        # the returned answer's own certificate: one adjoint (the multiplier -rho L is PSD)
-        dist = certified_distance(self, f, gg, -rho * L)
+        # the returned answer's own certificate (the multiplier -rho L is PSD, and so is every polished one)
+        dist = best_certificate(self, f, gg, -rho * L, FINAL_POLISH_ROUNDS, self._psd)
         obj = float(np.sum(a * (f - gg) ** 2))
         info = {"solver": "admm", "iterations": it, "primal_residual": r_p, "dual_residual": r_d,
                 "converged": converged, "stop": stop, "certified_distance": dist,
