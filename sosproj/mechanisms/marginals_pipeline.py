@@ -273,16 +273,18 @@ def cube_tolerance(tol: float) -> float:
 
 
 #: Certified-distance stop of the full cube step in the measurement metric (``gap_tol`` of
-#: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`; ``None``, the default: the residual test
-#: alone). With a value ``c`` the step also ends once the duality gap certifies that its measured Fourier
-#: moments lie within ``c * sqrt(#measured moments)`` of the exact projection's in the a-norm (``a`` =
-#: inverse noise variance, so ``sqrt(#measured)`` is the noise's own a-norm scale;
-#: :mod:`sosproj.sdp.cube_gap`); a constant, so public. Off by default because it is not free in accuracy:
-#: on nltcs (paired with e1ff240, same run, benchmarks/results_peers/runtime_v9/, docs/bench_peers.md)
-#: ``c = 0.05`` cut the release's CPU to 0.84x / 0.47x / 0.90x at epsilon 1 / 3 / 10 for +0.004% / +0.032% /
-#: +0.023% L1 (geometric means; up to +0.077%), ``c = 0.1`` to 0.53x / 0.28x / 0.57x for +0.02% / +0.14% /
-#: +0.11% (up to +0.27%); the projection run to 40,000 iterations had main's L1.
-CUBE_GAP_TOL: float | None = None
+#: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`; ``None``: the residual test alone). With a
+#: value ``c`` the step also ends once the duality gap certifies that its measured Fourier moments lie
+#: within ``c * sqrt(#measured moments)`` of the exact projection's in the a-norm (``a`` = inverse noise
+#: variance, so ``sqrt(#measured)`` is the noise's own a-norm scale; :mod:`sosproj.sdp.cube_gap`, with the
+#: polished certificate); a constant, so public. Default 0.05: 5% of the noise's scale, about what main's
+#: residual test certified (its answers were certified to 0.03-0.09 of the noise scale on nltcs, and at
+#: epsilon >= 3 it ran to the 5,000-iteration cap). Measured in docs/bench_peers.md
+#: (benchmarks/results_peers/runtime_v10/). Before the cumulant start and the polished certificate
+#: (runtime_v9, paired with e1ff240): ``c = 0.05`` cut the release's CPU to 0.84x / 0.47x / 0.90x at
+#: epsilon 1 / 3 / 10 for +0.004% / +0.032% / +0.023% L1, ``c = 0.1`` to 0.53x / 0.28x / 0.57x for
+#: +0.02% / +0.14% / +0.11%.
+CUBE_GAP_TOL: float | None = 0.05
 
 #: Starting values of the unmeasured moments of the full cube step in the measurement metric (``init`` of
 #: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`): ``"cumulant"``, the cumulant closure of the

@@ -47,7 +47,7 @@ import scipy.linalg as sla
 from sosproj.data.contingency import SubsetIndex
 from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail, check_options
-from sosproj.sdp.backends.side_spectrum import side_eigh, side_gram
+from sosproj.sdp.backends.side_spectrum import STEIN_CLUSTER_LIMIT, side_eigh, side_gram
 from sosproj.sdp.cones import project_psd_dense
 from sosproj.sdp.cube_gap import best_certificate, certified_distance, measured_count
 from sosproj.sdp.cube_init import cumulant_completion
@@ -98,7 +98,8 @@ def _symmetric_difference_positions(index: SubsetIndex, basis_size: int, t: int,
     return out
 
 
-def _project_psd_side(Y: np.ndarray) -> np.ndarray:
+def _project_psd_side(Y: np.ndarray, stein_limit: float | None = None,
+                      info: dict[str, Any] | None = None) -> np.ndarray:
     r"""Frobenius projection of the symmetric float64 ``Y`` onto the PSD cone from ONE side of its spectrum.
 
     The same matrix as :func:`~sosproj.sdp.cones.project_psd_dense` (to rounding): LAPACK's tridiagonal
@@ -106,7 +107,9 @@ def _project_psd_side(Y: np.ndarray) -> np.ndarray:
     only (:func:`~sosproj.sdp.backends.side_spectrum.side_eigh`), then
     :math:`\sum_{\lambda_i > 0} \lambda_i v_i v_i^\top` or :math:`Y - \sum_{\lambda_i < 0} \lambda_i v_i v_i^\top`
     as one ``syrk`` (:func:`~sosproj.sdp.backends.side_spectrum.side_gram`), mirrored to a full symmetric
-    matrix. ``Y`` is read, never written (only its upper triangle is used).
+    matrix. ``Y`` is read, never written (only its upper triangle is used). ``stein_limit`` and ``info`` go to
+    :func:`~sosproj.sdp.backends.side_spectrum.side_eigh` (the side's eigenvectors by inverse iteration when
+    its eigenvalue clusters are small: the same eigenpairs to rounding, cheaper).
 
     >>> X = _project_psd_side(np.array([[1.0, 2.0], [2.0, 1.0]]))    # eigenvalues 3, -1
     >>> X.round(12).tolist()
@@ -115,7 +118,7 @@ def _project_psd_side(Y: np.ndarray) -> np.ndarray:
     Y = np.ascontiguousarray(Y, dtype=np.float64)
     if Y.shape[0] < 2:                               # LAPACK's tridiagonal reduction needs order >= 2
         return np.maximum(Y, 0.0)
-    lam, V, positive, n_neg = side_eigh(Y)
+    lam, V, positive, n_neg = side_eigh(Y, stein_limit=stein_limit, info=info)
     if n_neg == 0:
         return Y.copy()
     if positive:
@@ -237,6 +240,7 @@ class CubeTablesProjector:
         self.init = options.get("init", "zero")
         check_choice(self.init, "init", INITS)
         self._warm: tuple[np.ndarray, float] | None = None
+        self._stein_next = True
 
     @property
     def eig_dtype(self) -> type:
@@ -263,7 +267,11 @@ class CubeTablesProjector:
         """PSD projection of an iterate: :func:`_project_psd_side` in double precision, else
         :func:`~sosproj.sdp.cones.project_psd_dense` in :attr:`eig_dtype`."""
         if self.eig_dtype == np.float64:
-            return _project_psd_side(Y)
+            # inverse iteration for the side's eigenvectors while the last decomposition's clusters were small
+            info: dict[str, Any] = {}
+            X = _project_psd_side(Y, STEIN_CLUSTER_LIMIT if self._stein_next else None, info)
+            self._stein_next = info.get("cluster_share", 1.0) <= STEIN_CLUSTER_LIMIT
+            return X
         return project_psd_dense(Y, dtype=self.eig_dtype)[0]
 
     def _feasible(self, f: np.ndarray) -> tuple[np.ndarray, float]:
