@@ -120,11 +120,11 @@ def test_gap_stop_never_passes_an_uncertified_answer(reference) -> None:
         CubeTablesProjector(n, 4, ff.a, gap_tol=float("nan"))
 
 
-@pytest.mark.parametrize("gap", [None, 0.05])
+@pytest.mark.parametrize("gap", [None, 0.05, 0.2])
 def test_pipeline_gap_stop_reads_public_quantities_only(monkeypatch, gap) -> None:
-    """The cube step's certified-distance stop (off by default): CUBE_GAP_TOL times the square root of the
-    number of measured moments, in the measurement metric; two datasets of the same public shape (n, m,
-    epsilon, delta) get the same stop rule."""
+    """The cube step's certified-distance stop (default 0.05): CUBE_GAP_TOL times the square root of the
+    number of measured moments, in the measurement metric, and its start (CUBE_INIT, the cumulant closure);
+    two datasets of the same public shape (n, m, epsilon, delta) get the same stop rule and start rule."""
     import sosproj.mechanisms.marginals_pipeline as mp
     import sosproj.sdp.cube_tables_admm as cta
     from sosproj.data.domain import Dataset, Domain
@@ -133,14 +133,14 @@ def test_pipeline_gap_stop_reads_public_quantities_only(monkeypatch, gap) -> Non
     orig = cta.CubeTablesProjector.__init__
 
     def spy(self, n, degree, weights, **opt):
-        seen.append((opt.get("gap_tol"), measured_count(np.asarray(weights))))
+        seen.append((opt.get("gap_tol"), measured_count(np.asarray(weights)), opt.get("init")))
         orig(self, n, degree, weights, **opt)
 
     monkeypatch.setattr(cta.CubeTablesProjector, "__init__", spy)
-    if gap is not None:
-        monkeypatch.setattr(mp, "CUBE_GAP_TOL", gap)
+    if gap == 0.05:
+        assert mp.CUBE_GAP_TOL == 0.05 and mp.CUBE_INIT == "cumulant"    # the defaults
     else:
-        assert mp.CUBE_GAP_TOL is None                              # the default: residual test alone
+        monkeypatch.setattr(mp, "CUBE_GAP_TOL", gap)
     n, m = 6, 300
     for seed, p in ((0, 0.2), (1, 0.7)):
         rng = np.random.default_rng(seed)
@@ -151,4 +151,4 @@ def test_pipeline_gap_stop_reads_public_quantities_only(monkeypatch, gap) -> Non
         cube = rel.info["reconstruction_info"]["cube"]
         assert cube["stop"] in (("residuals", "gap") if gap else ("residuals",))
         assert cube["certified_distance"] >= 0.0
-    assert len(seen) == 2 and seen[0] == seen[1] and seen[0][0] == gap
+    assert len(seen) == 2 and seen[0] == seen[1] and seen[0][0] == gap and seen[0][2] == "cumulant"
