@@ -789,10 +789,12 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     # below degree k the relaxation constrains the moments of order <= deg only (a prefix of the
     # index, which lists subsets by size); the higher ones are left to the LNN step
     low = len(index) if deg >= k else len(SubsetIndex(n, min(deg, n)))
-    # the certified-distance stop reads the noise scale from the measurement metric: only there
-    gap_tol = CUBE_GAP_TOL if weights is None else None
+    # the certified-distance stop reads the noise scale from the measurement metric: only there (the
+    # measurement's own weights passed explicitly are that metric too); the cumulant start likewise
+    own = weights is None or (basis is None and np.array_equal(w, meas.weights))
     proj = CubeTablesProjector(n, deg, a[:low], tol=cube_tolerance(tol), max_iter=int(options.get("max_iter", 1000)),
-                               basis=basis, gap_tol=gap_tol, init=CUBE_INIT if weights is None else "zero")
+                               basis=basis, gap_tol=CUBE_GAP_TOL if own else None,
+                               init=CUBE_INIT if own else "zero")
     f_cube, cinfo = proj.solve(g[:low], warm_start=False, on_fail="return")
     f = g.copy()
     f[:min(low, f_cube.size)] = f_cube[:low]

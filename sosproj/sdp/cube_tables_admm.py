@@ -169,8 +169,8 @@ class CubeTablesProjector:
     ended the run (``"residuals"``, ``"gap"`` or ``"max_iter"``); ``info["certified_distance"]`` is,
     whatever the options, the certified bound on ``||f - f*||_a`` of the returned ``f``
     (:func:`~sosproj.sdp.cube_gap.certified_distance` with ADMM's multiplier): how far an answer
-    stopped by ``tol`` or at ``max_iter`` can be from the exact projection; it is the smallest bound over
-    the multiplier and :data:`FINAL_POLISH_ROUNDS` alternating projections of it
+    stopped by ``tol`` or at ``max_iter`` can be from the exact projection; with ``gap_tol`` set it is the
+    smallest bound over the multiplier and :data:`FINAL_POLISH_ROUNDS` alternating projections of it
     (:func:`~sosproj.sdp.cube_gap.best_certificate`; the gap checks use :data:`GAP_POLISH_ROUNDS`).
     ``init`` (default ``"zero"``): the unmeasured moments' starting values; ``"cumulant"`` starts them at the
     cumulant closure of the measured ones (:func:`~sosproj.sdp.cube_init.cumulant_completion`), which
@@ -365,8 +365,9 @@ class CubeTablesProjector:
                     L *= 2.0
         self._warm = (L, rho)
         f, theta = self._feasible(f)
-        # the returned answer's own certificate (the multiplier -rho L is PSD, and so is every polished one)
-        dist = best_certificate(self, f, gg, -rho * L, FINAL_POLISH_ROUNDS, self._psd)
+        # the returned answer's own certificate (the multiplier -rho L is PSD, and so is every polished one;
+        # polished only with the gap stop on: each round costs an eigendecomposition)
+        dist = best_certificate(self, f, gg, -rho * L, 0 if gap_scale is None else FINAL_POLISH_ROUNDS, self._psd)
         obj = float(np.sum(a * (f - gg) ** 2))
         info = {"solver": "admm", "iterations": it, "primal_residual": r_p, "dual_residual": r_d,
                 "converged": converged, "stop": stop, "certified_distance": dist,
