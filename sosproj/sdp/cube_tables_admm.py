@@ -64,9 +64,10 @@ GAP_CHECK_EVERY = 20
 #: the certified check runs only when the same formula at the unmixed iterate is within this factor of the threshold
 GAP_SKIP_FACTOR = 3.0
 #: alternating-projection rounds that tighten the certificate (:func:`~sosproj.sdp.cube_gap.polish_dual`) at a
-#: gap check and for the returned answer; each costs one eigendecomposition
+#: gap check; each costs one eigendecomposition
 GAP_POLISH_ROUNDS = 5
-FINAL_POLISH_ROUNDS = 10
+#: the certificate is polished only when the multiplier's own bound is within this factor of the threshold
+GAP_POLISH_FACTOR = 2.0
 
 
 def _symmetric_difference_positions(index: SubsetIndex, basis_size: int, t: int,
@@ -169,9 +170,9 @@ class CubeTablesProjector:
     ended the run (``"residuals"``, ``"gap"`` or ``"max_iter"``); ``info["certified_distance"]`` is,
     whatever the options, the certified bound on ``||f - f*||_a`` of the returned ``f``
     (:func:`~sosproj.sdp.cube_gap.certified_distance` with ADMM's multiplier): how far an answer
-    stopped by ``tol`` or at ``max_iter`` can be from the exact projection; with ``gap_tol`` set it is the
-    smallest bound over the multiplier and :data:`FINAL_POLISH_ROUNDS` alternating projections of it
-    (:func:`~sosproj.sdp.cube_gap.best_certificate`; the gap checks use :data:`GAP_POLISH_ROUNDS`).
+    stopped by ``tol`` or at ``max_iter`` can be from the exact projection; after a gap stop it is the
+    smallest bound over the multiplier and up to :data:`GAP_POLISH_ROUNDS` alternating projections of it
+    (:func:`~sosproj.sdp.cube_gap.best_certificate`), otherwise the multiplier's own.
     ``init`` (default ``"zero"``): the unmeasured moments' starting values; ``"cumulant"`` starts them at the
     cumulant closure of the measured ones (:func:`~sosproj.sdp.cube_init.cumulant_completion`), which
     shortens the first phase of the run; the problem and its answer (to ``tol``) are the same.
@@ -351,8 +352,11 @@ class CubeTablesProjector:
                 # the same formula at the (slightly infeasible) iterate first: no bound, but when it is far
                 # above the threshold the feasibility eigenvalue is not worth computing
                 if certified_distance(self, f, gg, -rho * L) <= GAP_SKIP_FACTOR * gap_scale:
-                    dist = best_certificate(self, self._feasible(f)[0], gg, -rho * L, GAP_POLISH_ROUNDS,
-                                            self._psd, target=gap_scale)
+                    f_feas = self._feasible(f)[0]
+                    dist = certified_distance(self, f_feas, gg, -rho * L)
+                    if gap_scale < dist <= GAP_POLISH_FACTOR * gap_scale:     # polishing gains about 2x at most
+                        dist = best_certificate(self, f_feas, gg, -rho * L, GAP_POLISH_ROUNDS, self._psd,
+                                                target=gap_scale)
                     if dist <= gap_scale:
                         converged, stop = True, "gap"
                         break
@@ -365,9 +369,10 @@ class CubeTablesProjector:
                     L *= 2.0
         self._warm = (L, rho)
         f, theta = self._feasible(f)
-        # the returned answer's own certificate (the multiplier -rho L is PSD, and so is every polished one;
-        # polished only with the gap stop on: each round costs an eigendecomposition)
-        dist = best_certificate(self, f, gg, -rho * L, 0 if gap_scale is None else FINAL_POLISH_ROUNDS, self._psd)
+        # the returned answer's own certificate (the multiplier -rho L is PSD): after a gap stop the polished
+        # bound just computed for this very f; otherwise one adjoint (no polishing: each round is a decomposition)
+        if stop != "gap":
+            dist = certified_distance(self, f, gg, -rho * L)
         obj = float(np.sum(a * (f - gg) ** 2))
         info = {"solver": "admm", "iterations": it, "primal_residual": r_p, "dual_residual": r_d,
                 "converged": converged, "stop": stop, "certified_distance": dist,
