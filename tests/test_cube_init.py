@@ -9,21 +9,13 @@ import math
 import numpy as np
 import pytest
 
-from sosproj.data.contingency import SubsetIndex, TableLayout, contingency_tables, fourier_form
+from sosproj.data.contingency import SubsetIndex
 from sosproj.errors import InvalidParameterError
 from sosproj.sdp.cones import project_psd_dense
 from sosproj.sdp.cube_gap import best_certificate, certified_distance, polish_dual
 from sosproj.sdp.cube_init import cumulant_completion
 from sosproj.sdp.cube_tables_admm import CubeTablesProjector, _project_psd_side
-
-
-def _problem(seed: int = 0, n: int = 5, m: int = 40, noise: float = 0.05):
-    rng = np.random.default_rng(seed)
-    D = (rng.random((m, n)) < 0.3).astype(np.uint8)
-    lay = TableLayout.all_k_way(n, 3)
-    tabs = contingency_tables(D, lay, flat=True) / m
-    tabs = tabs + rng.normal(0.0, noise, tabs.shape)             # noisy: the PSD constraint is active
-    return n, fourier_form(tabs, lay, SubsetIndex(n, 3))
+from tests.test_cube_gap import _problem
 
 
 @pytest.fixture(scope="module")
