@@ -4,6 +4,7 @@ seeds 0 and 1 at epsilon 0.3 / 1 / 3 / 10, one BLAS thread. Run from the reposit
 
 from __future__ import annotations
 
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -18,6 +19,10 @@ c0 = time.process_time()
 import sosproj.mechanisms  # noqa: E402,F401
 
 print(f"first import of sosproj.mechanisms (scipy.optimize included): {time.process_time() - c0:.3f} s CPU")
+_probe = ("import time, numpy, scipy, scipy.special, scipy.linalg, scipy.sparse; c = time.process_time(); "
+          "import scipy.optimize; print(round(time.process_time() - c, 3))")
+_marg = subprocess.run([sys.executable, "-c", _probe], capture_output=True, text=True, check=True).stdout.strip()
+print(f"of which scipy.optimize once scipy.sparse / linalg / special are loaded (fresh process): {_marg} s CPU")
 
 from marginals_peers import _dataset  # noqa: E402
 from peers.data import load  # noqa: E402
