@@ -64,12 +64,15 @@ def test_certified_distance_bounds_the_true_distance(reference, iters: int) -> N
     assert certified_distance(proj, f, gg, np.zeros_like(S)) == pytest.approx(_a_dist(proj, f[1:], gg[1:]))
 
 
-def test_dual_bound_below_an_independent_optimum() -> None:
+@pytest.mark.parametrize("init", ["zero", "cumulant"])
+def test_dual_bound_below_an_independent_optimum(init: str) -> None:
     """The dual bound of a random PSD S and of the converged multiplier against cvxpy/Clarabel's optimal
-    value (Fourier form, degree 4, tolerance 1e-9): never above it; the converged multiplier's gap is small."""
+    value (Fourier form, degree 4, tolerance 1e-9): never above it; the converged multiplier's gap is small;
+    from either start (``init``) the ADMM reaches Clarabel's measured moments, and a gap stop's answer lies
+    within its certified distance of them."""
     cp = pytest.importorskip("cvxpy")
     n, ff = _problem(2, n=4, noise=0.08)
-    proj = CubeTablesProjector(n, 4, ff.a, tol=1e-10, max_iter=100000)
+    proj = CubeTablesProjector(n, 4, ff.a, tol=1e-10, max_iter=100000, init=init)
     gg = _full(proj, ff.g)
     f = cp.Variable(proj.n_moments)
     pos = proj.pos
@@ -87,6 +90,12 @@ def test_dual_bound_below_an_independent_optimum() -> None:
     q = 0.5 * float(np.sum(proj.a * (f_admm - gg) ** 2))
     assert q == pytest.approx(opt, rel=1e-5, abs=1e-8)
     assert certified_distance(proj, f_admm, gg, -rho * L) <= 1e-2 * math.sqrt(2.0 * max(opt, 1e-12)) + 1e-6
+    f_ref = np.asarray(f.value)
+    assert _a_dist(proj, f_admm, f_ref) <= 1e-4 * math.sqrt(measured_count(proj.a))
+    stopped = CubeTablesProjector(n, 4, ff.a, tol=1e-12, max_iter=100000, init=init, gap_tol=0.05)
+    f_gap, info_gap = stopped.solve(ff.g, warm_start=False, on_fail="raise")
+    assert info_gap["converged"] and info_gap["certified_distance"] <= 0.05 * math.sqrt(measured_count(proj.a))
+    assert _a_dist(proj, f_gap, f_ref) <= info_gap["certified_distance"] + 1e-6
 
 
 @pytest.mark.parametrize("gap_tol", [0.3, 0.05])

@@ -91,6 +91,30 @@ def test_cumulant_start_reaches_the_same_projection(reference) -> None:
     assert info2["converged"] and _a_dist(proj, f2, f_ref) <= 1e-5 * math.sqrt(np.count_nonzero(meas))
 
 
+def test_cumulant_start_kkt(reference) -> None:
+    """KKT conditions of the tight run from the cumulant start, with ADMM's multiplier S = -rho L: M(f) and S
+    PSD, stationarity a (f - g) = M^*(S) on the measured moments and M^*(S) = 0 on the unmeasured ones,
+    complementarity <S, M(f)> = 0 (all to the tolerance's order, relative to the multiplier's size)."""
+    n, ff, _ = reference
+    proj = CubeTablesProjector(n, 4, ff.a, tol=1e-10, max_iter=100000, init="cumulant")
+    f, info = proj.solve(ff.g, warm_start=False, on_fail="raise")
+    L, rho = proj._warm
+    S = -rho * L
+    scale = max(1.0, float(np.abs(S).max()))
+    assert np.linalg.eigvalsh(proj.moment_matrix(f)).min() >= -1e-12
+    assert np.linalg.eigvalsh(S).min() >= -1e-9 * scale
+    gg = np.zeros(proj.n_moments)
+    gg[:ff.g.size] = ff.g
+    s = proj.adjoint(S)
+    meas = proj.a > 0
+    meas[0] = False
+    rest = proj.a == 0
+    rest[0] = False
+    np.testing.assert_allclose(proj.a[meas] * (f[meas] - gg[meas]), s[meas], atol=1e-8 * scale)
+    assert np.abs(s[rest]).max() <= 1e-8 * scale
+    assert abs(float(np.sum(S * proj.moment_matrix(f)))) <= 1e-8 * scale
+
+
 @pytest.mark.parametrize("iters", [20, 80])
 def test_polished_certificate_is_valid_and_tighter(reference, iters: int) -> None:
     """Every polished multiplier is PSD and its bound is still at least the true distance; the best bound is
