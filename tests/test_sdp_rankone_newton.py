@@ -48,6 +48,30 @@ def test_partial_block_matches_the_full_eigendecomposition(k, d):
     assert np.allclose(fd, part.jacobian(h), atol=1e-5)
 
 
+def test_a_negative_eigenvalue_missed_by_the_warm_block_is_caught_and_projected():
+    # diagonal W: the warm block spans e_0..e_6, its Krylov space stays there and its next Ritz value is
+    # positive, so the block step alone accepts one negative eigenvalue and misses the one at e_{d-1}
+    d = 40
+    diag = np.full(d, 5.0)
+    diag[0], diag[-1] = -1.0, -0.5
+    W = np.diag(diag)
+    part = PartialPsdBlock(d)
+    part.neg.X = np.eye(d)[:, :7]
+    lam, _ = part.neg._krylov(W, 1e-10)
+    assert lam.tolist() == [-1.0]                    # what the block step alone returns
+    part.neg.X = np.eye(d)[:, :7]
+    p2, m2 = part.decompose(svec(W))
+    p1, m1 = _PsdBlock(d, single=False).decompose(svec(W))
+    assert part.missed_calls == 1 and part.partial and part.lam_n.size == 2
+    assert np.allclose(p1, p2, atol=1e-12) and np.allclose(m1, m2, atol=1e-12)
+    # a complete warm block is accepted as it is, without the exact decomposition
+    part = PartialPsdBlock(d)
+    part.neg.X = np.eye(d)[:, [0, d - 1, 1, 2, 3, 4, 5]]
+    p3, _ = part.decompose(svec(W))
+    assert part.missed_calls == 0 and part.neg.exact_calls == 0 and part.lam_n.size == 2
+    assert np.allclose(p1, p3, atol=1e-12)
+
+
 def test_fast_svec_conversions_match_the_gather():
     d = 131                                  # above FAST_SVEC_MIN, two tiles and a remainder
     rng = np.random.default_rng(5)

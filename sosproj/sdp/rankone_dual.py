@@ -150,6 +150,12 @@ class NegativeEigenpairs:
             out = self._exact(M, rtol)
         return out
 
+    def exact(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
+        """The exact partial decomposition (the fallback of :meth:`__call__`), counted in ``exact_calls``;
+        the next calls warm-start from its eigenvectors."""
+        self.exact_calls += 1
+        return self._exact(M, rtol)
+
     def _upper(self, M: np.ndarray, steps: int = 4) -> float:
         r"""An estimate from above of :math:`\lambda_{\max}(M)`: a few power steps from the last top
         vector, Ritz value plus residual norm plus 10% of the spread (the filter only needs the

@@ -368,7 +368,8 @@ class RankOneNewtonBackend(SolverBackend):
         extra.update({"newton_rounds": rounds, "newton_steps": newton_steps, "newton_cg": cg,
                       "newton_update_checks": checks[0],
                       "partial_decompositions": blk.partial_calls if blk else 0,
-                      "full_decompositions": blk.full_calls if blk else 0})
+                      "full_decompositions": blk.full_calls if blk else 0,
+                      "missed_decompositions": blk.missed_calls if blk else 0})
         if status != "solved" and o["fallback"] == "lowrank" and (deadline is None or time.perf_counter() < deadline):
             try:
                 fb = lowrank_fallback(self, x, best_y, deadline, dr_iter + newton_steps)
