@@ -12,6 +12,7 @@ moment block):
 
 Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python support7_split.py N TENSOR [INNER_CAP]
 """
+import os
 import sys
 import time
 
@@ -56,8 +57,14 @@ def split(y: np.ndarray, tag: str) -> None:
           f"| lam(Z) {lam0:+.1e} lam(Z') {lam1:+.2e} dres {dres:.1e} r.x/pv {rx / abs(pv):+.2e}", flush=True)
 
 
+DUMP = os.environ.get("SPLIT_DUMP")      # a file prefix: save every multiplier (offline absorption tests)
+dumped: list = []
+
+
 def patched(x, y, s, **kw):
     rel = orig(x, y, s, **kw)
+    if DUMP:
+        dumped.append(y.copy())
     c = time.process_time()
     split(y, f"cpu {c - c0:6.1f}s rel {max(rel):.1e}")
     return rel
@@ -84,3 +91,5 @@ sol = be.solve()
 e = sol.extra
 print(f"total {time.process_time() - c0:.2f}s cpu; status {sol.status}; gap {e['cert_relative_gap']:.2e}; "
       f"newton {e['newton_steps']} steps {e['newton_rounds']} rounds cg {e['newton_cg']}")
+if DUMP:
+    np.savez(DUMP, q=prob.q, xhat=state["x"], pv=state["pv"], *dumped)
