@@ -248,6 +248,60 @@ def test_ssnal_stop_check_stops_at_the_callers_word_and_is_off_by_default():
     assert ref.status == "solved" and ref.raw_status == "solved"
 
 
+def test_ssnal_inner_target_tightens_the_subproblems_and_is_off_by_default():
+    """The ``inner_target`` hook of ``ssnal``: with it the first multiplier update comes with a smaller dual
+    residual; without it (default ``None``) the subproblems keep their own targets."""
+    from sosproj.sdp.backends.ssnal import SsnalBackend
+
+    R, W, _ = tensor_case(4, seed=2)
+    prob = compile_support(R, 3, W)
+    AT = prob.A.T.tocsr()
+    res = {}
+    for target in (None, 1e-10):
+        be = SsnalBackend(prob, tol=1e-8, admm_tol=1e-1)
+        assert be.inner_target is None
+        be.inner_target = target
+        seen: list[float] = []
+
+        def first(x, y, s, seen=seen):
+            seen.append(float(np.abs(prob.q + AT @ y).max()))
+            return True
+
+        be.stop_check = first
+        be.solve()
+        res[target] = seen[0]
+    assert res[1e-10] < 1e-3 * res[None]
+
+
+def test_dual_target_asks_for_the_residual_the_certificate_needs():
+    """``dual_target``: no change while the update's value part exceeds ``gap_tol / 2`` (either sign); once it
+    is within, a target that makes the absorption part ``gap_tol / 2`` under the linear model; both settings
+    give certified answers that agree with Clarabel; bad values are refused."""
+    n = 8
+    R, W, _ = tensor_case(n, seed=11)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    be = RankOneNewtonBackend(prob, tol=1e-7, **settings)
+    y = np.zeros(prob.m)
+    pv = 10.0
+    low = {"lower": -(pv + 1e-3), "dual_value": -(pv + 1e-3), "dual_residual_inf": 1e-2}
+    assert be._dual_target(prob.q, y, low, pv, 1e-4) is None                   # value part 1e-4 > gap_tol / 2
+    low = {"lower": -(pv + 1e-3), "dual_value": -(pv - 1e-3), "dual_residual_inf": 1e-2}
+    assert be._dual_target(prob.q, y, low, pv, 1e-4) is None                   # value part -1e-4
+    low = {"lower": -(pv + 1e-3), "dual_value": -pv, "dual_residual_inf": 1e-2}
+    norm = 1.0 + float(np.abs(prob.q).max())
+    target = be._dual_target(prob.q, y, low, pv, 1e-4)
+    assert target == pytest.approx(1e-2 / norm * 0.5 * be.gap_tol / 1e-4)
+    ref = solve(prob, solver="clarabel", tol=1e-10)
+    for flag in (True, False):
+        res = solve(prob, solver=SOLVER, tol=1e-7, dual_target=flag, **settings)
+        assert res.converged and res.info["cert_relative_gap"] <= 1e-6
+        assert -res.info["cert_lower"] >= -ref.objective - 1e-9 >= -res.info["cert_upper"] - 2e-9
+    for bad in ({"dual_target": "yes"}, {"dr_cap_check_every": 0}):
+        with pytest.raises(InvalidParameterError):
+            RankOneNewtonBackend(prob, tol=1e-7, **{**settings, **bad})
+
+
 def test_memory_estimate_covers_the_measured_peak_and_admits_n100():
     """The estimate is the measured peak (dense N x N units, ``PEAK_DENSE_UNITS``) plus a fixed part: at
     ``n = 24`` the traced peak of a whole solve stays below the dense part alone, and ``n = 100`` (order

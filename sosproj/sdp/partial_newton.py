@@ -66,8 +66,9 @@ class PartialPsdBlock(_PsdBlock):
     """A PSD block of the semismooth Newton method computed from its negative eigenpairs (module docs).
 
     Same interface as :class:`~sosproj.sdp.backends.ssnal._PsdBlock` (``decompose``, ``jacobian``,
-    ``jacobian_diag``); ``partial_calls`` / ``full_calls`` count which path each decomposition took, ``missed_calls`` the
-    warm-started decompositions that missed a negative eigenvalue and were redone exactly.
+    ``jacobian_diag``); ``partial_calls`` / ``full_calls`` count which path each decomposition took,
+    ``missed_calls`` the warm-started decompositions that missed a negative eigenvalue and were redone
+    exactly.
     ``device``: the negative eigenpairs' decomposition on that PyTorch device
     (:class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`'s option).
     """

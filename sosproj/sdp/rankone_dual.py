@@ -577,12 +577,12 @@ class DualFeasibility:
 
         ``check(Z, y_r)`` is called on the shadow every ``check_every`` iterations (its conic dual
         vector is :meth:`dual_vector`) and stops the run when it returns a truthy value
-        (``status="certified"``). ``deadline`` is
-        a ``time.perf_counter()`` value; a step is not started when the longest of the last
-        :data:`DEADLINE_WINDOW` steps would end past it (``status="time_limit"``: at order 5,151 a step
-        with an exact decomposition took up to a minute and overshot a 600 s limit by 62 s). ``state``: the Douglas-Rachford point of an earlier run
-        (``DualRun.state``, for instance at a larger ``t``) to continue from; ``shift`` adds a
-        multiple of the identity to the start (``primal``, default zero).
+        (``status="certified"``). ``deadline`` is a ``time.perf_counter()`` value; a step is not
+        started when the longest of the last :data:`DEADLINE_WINDOW` steps would end past it
+        (``status="time_limit"``; before, the step in flight finished first: a 600 s limit at order
+        5,151 ended after 662 s, ``benchmarks/results_support/support6_n100.txt``). ``state``: the
+        Douglas-Rachford point of an earlier run (``DualRun.state``, for instance at a larger ``t``) to
+        continue from; ``shift`` adds a multiple of the identity to the start (``primal``, default zero).
         """
         rhs = self.rhs(q, t)
         N = self.N
@@ -636,5 +636,5 @@ class DualFeasibility:
         return DualRun(self.dual_vector(t, aZ, ar), status, it, step, last, share, (zZ, zr))
 
 
-__all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX", "DEADLINE_WINDOW", "FlatteningCertificate",
-           "flattening_certificate"]
+__all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX", "DEADLINE_WINDOW",
+           "FlatteningCertificate", "flattening_certificate"]

@@ -79,7 +79,8 @@ def face_absorb(y, U, iters=60):
     p = z.copy()
     rz = float(res @ z)
     nr0 = np.linalg.norm(r)
-    for it in range(iters):
+    it = 0
+    for it in range(iters):  # noqa: B007
         Ap = BT @ ps(B @ p, U)
         alpha = rz / float(p @ Ap)
         w += alpha * p

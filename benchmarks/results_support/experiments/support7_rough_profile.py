@@ -1,6 +1,6 @@
 """Issue 15 support7 probe: cProfile of rankone_newton's rough phase alone (stage times and hot spots).
 
-Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python support7_rough_profile.py N TENSOR
+Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python support7_rough_profile.py N TENSOR [option=int ...]
 """
 import cProfile
 import pstats
@@ -16,12 +16,14 @@ from sosproj.sdp.lowrank_support import support_route
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
 n, ti = int(sys.argv[1]), int(sys.argv[2])
+opts = dict(a.split("=") for a in sys.argv[3:])        # rankone_newton options (integers), e.g. dr_cap_check_every=10
 rng = np.random.default_rng([2026, n])
 for _ in range(ti + 1):
     W = rng.standard_normal((n, n, n))
 R = MomentRelaxation(unit_ball(n), 4)
 prob = compile_support(R, 3, W)
 _, settings = support_route(R, "rankone_newton", 1e-6, 3)
+settings.update({k: int(v) for k, v in opts.items()})
 be = rn.RankOneNewtonBackend(prob, tol=1e-6, **settings)
 q = prob.q
 _, z = be.rounding.best_point(q, starts=128, rng=0)

@@ -10,7 +10,7 @@ moment block):
 * ``r.x``: the residual along the Dirac point, ``(q + A'y) . xhat / pv`` (the part no absorption that keeps
   ``Z m(x*) = 0`` can avoid).
 
-Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python support7_split.py N TENSOR [INNER_CAP]
+Usage: OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python support7_split.py N TENSOR [option=value ...]
 """
 import os
 import sys
@@ -27,15 +27,16 @@ from sosproj.sdp.conic import smat
 from sosproj.sdp.lowrank_support import support_route
 
 n, ti = int(sys.argv[1]), int(sys.argv[2])
-if len(sys.argv) > 3:          # the subproblems' loosest dual residual (ssnal.INNER_CAP, 1e-2 by default)
-    ssnal_mod.INNER_CAP = float(sys.argv[3])
-    print(f"inner_cap {ssnal_mod.INNER_CAP}")
+# rankone_newton options, e.g. dual_target=False (the runs with a third argument INNER_CAP, the subproblems'
+# loosest dual residual, were made at commit 4724026 of branch support, where ssnal had that hook)
+opts = {k: {"True": True, "False": False}.get(v, v) for k, v in (a.split("=") for a in sys.argv[3:])}
 rng = np.random.default_rng([2026, n])
 for _ in range(ti + 1):
     W = rng.standard_normal((n, n, n))
 R = MomentRelaxation(unit_ball(n), 4)
 prob = compile_support(R, 3, W)
 _, settings = support_route(R, "rankone_newton", 1e-6, 3)
+settings.update(opts)
 be = rn.RankOneNewtonBackend(prob, tol=1e-6, **settings)
 cert = be.certifier
 orig = ssnal_mod.relative_residuals
@@ -92,4 +93,4 @@ e = sol.extra
 print(f"total {time.process_time() - c0:.2f}s cpu; status {sol.status}; gap {e['cert_relative_gap']:.2e}; "
       f"newton {e['newton_steps']} steps {e['newton_rounds']} rounds cg {e['newton_cg']}")
 if DUMP:
-    np.savez(DUMP, q=prob.q, xhat=state["x"], pv=state["pv"], *dumped)
+    np.savez(DUMP, q=prob.q, xhat=state["x"], pv=state["pv"], **{f"arr_{i}": v for i, v in enumerate(dumped)})
