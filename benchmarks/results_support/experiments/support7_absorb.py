@@ -106,3 +106,20 @@ for k in keys:
         base = cert.lower(q, yp)       # the certifier's own absorption of what is left, then lambda_min
         print(f"   face absorption with {kk} vectors: CG {its} its (residual left {rr:.1e}); "
               f"gap {(-base['lower'] - pv) / abs(pv):.2e} (lam {base['lambda_min_dual']:+.2e})", flush=True)
+
+# ---- the same with U = the Dirac point's moment vector m(x*) exactly (Z m(x*) = 0 at the optimum): then the
+# system is consistent, (P X P)_00 = r . xhat being the only condition along the Dirac point
+if len(sys.argv) > 3 and sys.argv[3] == "dirac":
+    xhat = data["xhat"]
+    Mx = smat(cert.b[sl] - B @ xhat, d)                   # the moment matrix of the Dirac point (slack b - Ax)
+    m = Mx[:, 0] / Mx[0, 0]
+    u = (m / np.linalg.norm(m))[:, None]
+    print(f"dirac: |m m' - M(xhat)| = {np.linalg.norm(np.outer(m, m) - Mx):.1e}")
+    for k in keys:
+        y = data[k]
+        for iters in (10, 30, 100):
+            yp, its, rr = face_absorb(y, u, iters)
+            base = cert.lower(q, yp)
+            print(f"{k}: dirac face absorption, CG {its} its (residual left {rr:.1e}); "
+                  f"gap {(-base['lower'] - pv) / abs(pv):.2e} (lam {base['lambda_min_dual']:+.2e}, "
+                  f"value {(-base['dual_value'] - pv) / abs(pv):+.2e})", flush=True)
