@@ -367,6 +367,8 @@ class RankOneNewtonBackend(SolverBackend):
         else:   # with a certificate per update one round to 10 gap_tol; without, rounds from 1000 gap_tol
             tol = (10.0 if o["check_updates"] else 1000.0) * self.gap_tol
         xs, ys, ss = x, y, p.b - p.A @ x
+        if self._newton is not None:      # a workspace reused for another q: its subproblems' own targets
+            self._newton.inner_target = None
         while best_rel > self.gap_tol and rounds < self.rounds:
             remaining = None if deadline is None else deadline - time.perf_counter()
             if remaining is not None and remaining <= 0:
