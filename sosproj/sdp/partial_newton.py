@@ -159,7 +159,7 @@ class PartialPsdBlock(_PsdBlock):
         eigenvector is nearly orthogonal to the block can be missed. Then :math:`\Pi_{\mathcal S_+}(W)`
         is not PSD and the multiplier keeps that negative eigenvalue through every later update (at
         ``n = 64``: :math:`\lambda_{\min} = -1.9\cdot10^{-3}`, a certified gap stuck at
-        :math:`4.6\cdot10^{-4}` for four updates, ``experiments/support7_split64.txt``). Costs
+        :math:`4.6\cdot10^{-4}` for four updates, ``experiments/support7_prototypes.txt`` §1). Costs
         :math:`N^3/3` flops, a fraction of a Newton step's factorizations (one per negative eigenvalue)."""
         P = M - (V * lam) @ V.T if lam.size else M.copy()
         P[np.diag_indices(P.shape[0])] += COMPLETE_RTOL * max(float(np.linalg.norm(M)), 1e-300)

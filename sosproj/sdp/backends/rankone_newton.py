@@ -122,7 +122,7 @@ class RankOneNewtonBackend(SolverBackend):
     off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
     ``docs/bench_support.md``), ``dr_cap_check_every`` (steps between that stage's gap estimates, 10;
     5 before issue 15's seventh session: each estimate computes every negative eigenpair of the
-    shadow, ``experiments/support7_rough64_ce*.txt``), ``fallback`` (``"lowrank"``: without a
+    shadow, ``experiments/support7_prototypes.txt`` §5), ``fallback`` (``"lowrank"``: without a
     certificate hand over to the low-rank ADMM, as
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
     ``newton_tol`` (first residual tolerance of the Newton phase, default ``10 * gap_tol`` with
@@ -299,7 +299,7 @@ class RankOneNewtonBackend(SolverBackend):
         dual objective against the candidate) plus an **absorption part** :math:`\beta\max(0,
         -\lambda_{\min}(Z'))/s` (what absorbing the dual residual :math:`r = q + A^\top y` into the moment
         block costs; the multiplier's own block is PSD). Measured at ``n = 64``
-        (``experiments/support7_split64*.txt``): the value part falls below :math:`10^{-5}` within 2-4
+        (``experiments/support7_prototypes.txt`` §1, §6): the value part falls below :math:`10^{-5}` within 2-4
         updates (before that it is also negative, down to :math:`-10^{-2}`: a large residual absorbed along
         the Dirac point), the absorption part follows :math:`\|r\|_\infty` and stays at :math:`10^{-4}`-:math:`10^{-3}`
         for five more, because the subproblems end at relative dual residuals of
