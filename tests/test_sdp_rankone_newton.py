@@ -167,6 +167,38 @@ def test_caps_time_limits_and_refusals():
         RankOneNewtonBackend(prob, tol=1e-7, **{**settings, "dr_gap": 0.0})
 
 
+def test_time_limit_reserves_the_final_certificate_and_computes_it_once(monkeypatch):
+    """The rough phase stops ``lambda_min_seconds`` (one order-N bound, timed at setup) before the limit, and a
+    rough phase that ran out of time is certified once, at the end (not also on its own)."""
+    import time
+
+    R, W, _ = tensor_case(6, seed=4)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    be = RankOneNewtonBackend(prob, tol=1e-7, time_limit=0.6, **settings)
+    assert be.certifier.lambda_min_seconds > 0
+    be.certifier.lambda_min_seconds = 0.3
+    affine, lower = be.feas.affine, be.certifier.lower
+    calls = []
+
+    def slow(*a):                               # every Douglas-Rachford step takes at least 50 ms
+        time.sleep(0.05)
+        return affine(*a)
+
+    def counted(*a):
+        calls.append(1)
+        return lower(*a)
+
+    monkeypatch.setattr(be.feas, "affine", slow)
+    monkeypatch.setattr(be.certifier, "lower", counted)
+    t0 = time.perf_counter()
+    raw = be.solve()
+    wall = time.perf_counter() - t0
+    assert raw.status == "time_limit" and raw.extra["dr_status"] == "time_limit"
+    assert raw.extra["dr_iterations"] <= 6 and len(calls) == 1 and wall < 0.6
+    assert np.isfinite(raw.extra["cert_lower"]) and raw.extra["cert_upper"] >= raw.extra["cert_lower"]
+
+
 def test_cholesky_verification_agrees_with_the_eigenvalue_bound():
     """``SupportCertifier.verifies(q, y, floor)`` holds exactly when ``lower(q, y) >= floor`` (up to the
     backward-error margin), on certified, nearly certified and infeasible duals."""

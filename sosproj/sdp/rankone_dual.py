@@ -328,10 +328,6 @@ class NegativeEigenpairs:
         return lam[:n_neg], V[:, :n_neg]
 
 
-#: steps whose longest wall time forecasts the next one (:meth:`DualFeasibility.run`'s deadline)
-DEADLINE_WINDOW = 5
-
-
 @dataclass(frozen=True)
 class FlatteningCertificate:
     r"""A closed-form dual certificate of a cubic support function on the unit ball (see
@@ -578,7 +574,8 @@ class DualFeasibility:
         ``check(Z, y_r)`` is called on the shadow every ``check_every`` iterations (its conic dual
         vector is :meth:`dual_vector`) and stops the run when it returns a truthy value
         (``status="certified"``). ``deadline`` is a ``time.perf_counter()`` value; a step is not
-        started when the longest of the last :data:`DEADLINE_WINDOW` steps would end past it
+        started when a step as long as the longest so far would end past it (an exact decomposition
+        can follow cheap filtered steps)
         (``status="time_limit"``; before, the step in flight finished first: a 600 s limit at order
         5,151 ended after 662 s, ``benchmarks/results_support/support6_n100.txt``). ``state``: the
         Douglas-Rachford point of an earlier run (``DualRun.state``, for instance at a larger ``t``) to
@@ -599,9 +596,9 @@ class DualFeasibility:
         status = "max_iter"
         it = 0
         aZ, ar = zZ, zr
-        recent: list[float] = []              # the last steps' wall times (the deadline's forecast)
+        longest = 0.0                         # the longest step so far (the deadline's forecast)
         for it in range(1, max_iter + 1):
-            if deadline is not None and recent and time.perf_counter() + max(recent) > deadline:
+            if deadline is not None and it > 1 and time.perf_counter() + longest > deadline:
                 # the next step (an order-N decomposition at least) would end past the deadline: stop
                 # before it (this run's first step always runs)
                 status = "time_limit"
@@ -628,7 +625,7 @@ class DualFeasibility:
                 if last:
                     status = "certified"
                     break
-            recent = (recent + [time.perf_counter() - t_step])[-DEADLINE_WINDOW:]
+            longest = max(longest, time.perf_counter() - t_step)
             if deadline is not None and time.perf_counter() > deadline:
                 status = "time_limit"
                 break
@@ -636,5 +633,5 @@ class DualFeasibility:
         return DualRun(self.dual_vector(t, aZ, ar), status, it, step, last, share, (zZ, zr))
 
 
-__all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX", "DEADLINE_WINDOW",
-           "FlatteningCertificate", "flattening_certificate"]
+__all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX", "FlatteningCertificate",
+           "flattening_certificate"]
