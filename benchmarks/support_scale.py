@@ -168,7 +168,8 @@ def run_one(R, W, tol: float, solvers: list[str], max_time: float, base_src: str
                                                       "newton_cg",
                                                       "newton_rounds", "partial_decompositions",
                                                       "full_decompositions", "flattening_bound",
-                                                      "newton_update_checks")},
+                                                      "newton_update_checks", "missed_decompositions",
+                                                      "dr_status", "dr_capped_status")},
                       "peak_bytes": peak, "memory_estimate": ws.memory_estimate, **c}
     if "rankone_newton_base" in solvers and base_src:
         rec, x, y = run_base(base_src, W, tol, max_time)

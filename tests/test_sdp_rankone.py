@@ -180,6 +180,28 @@ def test_affine_projection_is_orthogonal_and_exact():
     assert abs(inner) <= 1e-8 * (1 + np.linalg.norm(Z - aZ) * np.linalg.norm(cZ - aZ))
 
 
+def test_douglas_rachford_does_not_start_a_step_that_would_end_past_the_deadline(monkeypatch):
+    import time
+
+    R, W, _ = tensor_case(3, seed=1)
+    prob = compile_support(R, 3, W)
+    feas = DualFeasibility(prob)
+    affine = feas.affine
+
+    def slow(*a):                       # every step takes at least 0.1 s
+        time.sleep(0.1)
+        return affine(*a)
+
+    monkeypatch.setattr(feas, "affine", slow)
+    t0 = time.perf_counter()
+    run = feas.run(prob.q, 1.0, max_iter=100, deadline=t0 + 0.25)
+    # two steps fit (about 0.2 s); a third would end near 0.3 s, past the deadline: not started (without
+    # the forecast it runs and the solve returns after 0.3 s)
+    assert run.status == "time_limit" and 1 <= run.iterations <= 2
+    assert time.perf_counter() <= t0 + 0.28
+    assert np.all(np.isfinite(run.y))
+
+
 def test_rankone_certificate_is_recomputed_independently():
     n = 6
     R, W, _ = tensor_case(n, seed=9)

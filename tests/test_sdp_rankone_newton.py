@@ -48,6 +48,30 @@ def test_partial_block_matches_the_full_eigendecomposition(k, d):
     assert np.allclose(fd, part.jacobian(h), atol=1e-5)
 
 
+def test_a_negative_eigenvalue_missed_by_the_warm_block_is_caught_and_projected():
+    # diagonal W: the warm block spans e_0..e_6, its Krylov space stays there and its next Ritz value is
+    # positive, so the block step alone accepts one negative eigenvalue and misses the one at e_{d-1}
+    d = 40
+    diag = np.full(d, 5.0)
+    diag[0], diag[-1] = -1.0, -0.5
+    W = np.diag(diag)
+    part = PartialPsdBlock(d)
+    part.neg.X = np.eye(d)[:, :7]
+    lam, _ = part.neg._krylov(W, 1e-10)
+    assert lam.tolist() == [-1.0]                    # what the block step alone returns
+    part.neg.X = np.eye(d)[:, :7]
+    p2, m2 = part.decompose(svec(W))
+    p1, m1 = _PsdBlock(d, single=False).decompose(svec(W))
+    assert part.missed_calls == 1 and part.partial and part.lam_n.size == 2
+    assert np.allclose(p1, p2, atol=1e-12) and np.allclose(m1, m2, atol=1e-12)
+    # a complete warm block is accepted as it is, without the exact decomposition
+    part = PartialPsdBlock(d)
+    part.neg.X = np.eye(d)[:, [0, d - 1, 1, 2, 3, 4, 5]]
+    p3, _ = part.decompose(svec(W))
+    assert part.missed_calls == 0 and part.neg.exact_calls == 0 and part.lam_n.size == 2
+    assert np.allclose(p1, p3, atol=1e-12)
+
+
 def test_fast_svec_conversions_match_the_gather():
     d = 131                                  # above FAST_SVEC_MIN, two tiles and a remainder
     rng = np.random.default_rng(5)
@@ -143,6 +167,38 @@ def test_caps_time_limits_and_refusals():
         RankOneNewtonBackend(prob, tol=1e-7, **{**settings, "dr_gap": 0.0})
 
 
+def test_time_limit_reserves_the_final_certificate_and_computes_it_once(monkeypatch):
+    """The rough phase stops ``lambda_min_seconds`` (one order-N bound, timed at setup) before the limit, and a
+    rough phase that ran out of time is certified once, at the end (not also on its own)."""
+    import time
+
+    R, W, _ = tensor_case(6, seed=4)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    be = RankOneNewtonBackend(prob, tol=1e-7, time_limit=0.6, **settings)
+    assert be.certifier.lambda_min_seconds > 0
+    be.certifier.lambda_min_seconds = 0.3
+    affine, lower = be.feas.affine, be.certifier.lower
+    calls = []
+
+    def slow(*a):                               # every Douglas-Rachford step takes at least 50 ms
+        time.sleep(0.05)
+        return affine(*a)
+
+    def counted(*a):
+        calls.append(1)
+        return lower(*a)
+
+    monkeypatch.setattr(be.feas, "affine", slow)
+    monkeypatch.setattr(be.certifier, "lower", counted)
+    t0 = time.perf_counter()
+    raw = be.solve()
+    wall = time.perf_counter() - t0
+    assert raw.status == "time_limit" and raw.extra["dr_status"] == "time_limit"
+    assert raw.extra["dr_iterations"] <= 6 and len(calls) == 1 and wall < 0.6
+    assert np.isfinite(raw.extra["cert_lower"]) and raw.extra["cert_upper"] >= raw.extra["cert_lower"]
+
+
 def test_cholesky_verification_agrees_with_the_eigenvalue_bound():
     """``SupportCertifier.verifies(q, y, floor)`` holds exactly when ``lower(q, y) >= floor`` (up to the
     backward-error margin), on certified, nearly certified and infeasible duals."""
@@ -222,6 +278,60 @@ def test_ssnal_stop_check_stops_at_the_callers_word_and_is_off_by_default():
     assert len(seen) == 2 and raw.status == "solved" and raw.raw_status == "stopped by the caller's check"
     assert np.array_equal(raw.y, seen[-1])
     assert ref.status == "solved" and ref.raw_status == "solved"
+
+
+def test_ssnal_inner_target_tightens_the_subproblems_and_is_off_by_default():
+    """The ``inner_target`` hook of ``ssnal``: with it the first multiplier update comes with a smaller dual
+    residual; without it (default ``None``) the subproblems keep their own targets."""
+    from sosproj.sdp.backends.ssnal import SsnalBackend
+
+    R, W, _ = tensor_case(4, seed=2)
+    prob = compile_support(R, 3, W)
+    AT = prob.A.T.tocsr()
+    res = {}
+    for target in (None, 1e-10):
+        be = SsnalBackend(prob, tol=1e-8, admm_tol=1e-1)
+        assert be.inner_target is None
+        be.inner_target = target
+        seen: list[float] = []
+
+        def first(x, y, s, seen=seen):
+            seen.append(float(np.abs(prob.q + AT @ y).max()))
+            return True
+
+        be.stop_check = first
+        be.solve()
+        res[target] = seen[0]
+    assert res[1e-10] < 1e-3 * res[None]
+
+
+def test_dual_target_asks_for_the_residual_the_certificate_needs():
+    """``dual_target``: no change while the update's value part exceeds ``gap_tol / 2`` (either sign); once it
+    is within, a target that makes the absorption part ``gap_tol / 2`` under the linear model; both settings
+    give certified answers that agree with Clarabel; bad values are refused."""
+    n = 8
+    R, W, _ = tensor_case(n, seed=11)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    be = RankOneNewtonBackend(prob, tol=1e-7, **settings)
+    y = np.zeros(prob.m)
+    pv = 10.0
+    low = {"lower": -(pv + 1e-3), "dual_value": -(pv + 1e-3), "dual_residual_inf": 1e-2}
+    assert be._dual_target(prob.q, y, low, pv, 1e-4) is None                   # value part 1e-4 > gap_tol / 2
+    low = {"lower": -(pv + 1e-3), "dual_value": -(pv - 1e-3), "dual_residual_inf": 1e-2}
+    assert be._dual_target(prob.q, y, low, pv, 1e-4) is None                   # value part -1e-4
+    low = {"lower": -(pv + 1e-3), "dual_value": -pv, "dual_residual_inf": 1e-2}
+    norm = 1.0 + float(np.abs(prob.q).max())
+    target = be._dual_target(prob.q, y, low, pv, 1e-4)
+    assert target == pytest.approx(1e-2 / norm * 0.5 * be.gap_tol / 1e-4)
+    ref = solve(prob, solver="clarabel", tol=1e-10)
+    for flag in (True, False):
+        res = solve(prob, solver=SOLVER, tol=1e-7, dual_target=flag, **settings)
+        assert res.converged and res.info["cert_relative_gap"] <= 1e-6
+        assert -res.info["cert_lower"] >= -ref.objective - 1e-9 >= -res.info["cert_upper"] - 2e-9
+    for bad in ({"dual_target": "yes"}, {"dr_cap_check_every": 0}):
+        with pytest.raises(InvalidParameterError):
+            RankOneNewtonBackend(prob, tol=1e-7, **{**settings, **bad})
 
 
 def test_memory_estimate_covers_the_measured_peak_and_admits_n100():

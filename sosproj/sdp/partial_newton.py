@@ -49,6 +49,10 @@ MAX_NEGATIVE = 8
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
 
+#: a decomposition whose negative part leaves an eigenvalue below ``-COMPLETE_RTOL * |M|_F`` is redone
+#: exactly (:meth:`PartialPsdBlock._complete`)
+COMPLETE_RTOL = 1e-8
+
 #: from this order on ``to_matrix`` / ``to_svec`` copy contiguous rows instead of gathering
 FAST_SVEC_MIN = 64
 _TILE = 64
@@ -62,7 +66,9 @@ class PartialPsdBlock(_PsdBlock):
     """A PSD block of the semismooth Newton method computed from its negative eigenpairs (module docs).
 
     Same interface as :class:`~sosproj.sdp.backends.ssnal._PsdBlock` (``decompose``, ``jacobian``,
-    ``jacobian_diag``); ``partial_calls`` / ``full_calls`` count which path each decomposition took.
+    ``jacobian_diag``); ``partial_calls`` / ``full_calls`` count which path each decomposition took,
+    ``missed_calls`` the warm-started decompositions that missed a negative eigenvalue and were redone
+    exactly.
     ``device``: the negative eigenpairs' decomposition on that PyTorch device
     (:class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`'s option).
     """
@@ -76,7 +82,8 @@ class PartialPsdBlock(_PsdBlock):
         self.lam_n = np.zeros(0)
         self.Qn = np.zeros((d, 0))
         self._chol: list[tuple[float, np.ndarray]] | None = None
-        self.partial_calls = self.full_calls = 0
+        self.partial_calls = self.full_calls = self.missed_calls = 0
+        self._exact_seen = 0
         # gather map svec position -> matrix entry (faster than the parent's scatter), below FAST_SVEC_MIN only:
         # above it the contiguous copies are faster and the map would be one more N x N array
         self._gather: np.ndarray | None = None
@@ -121,6 +128,11 @@ class PartialPsdBlock(_PsdBlock):
         :data:`MAX_NEGATIVE` of them)."""
         M = self.to_matrix(w)
         lam, V = self.neg(M, EIG_RTOL)
+        if lam.size <= MAX_NEGATIVE and self.neg.exact_calls == self._exact_seen and not self._complete(M, lam, V):
+            # the warm-started block missed a negative eigenvalue: the exact partial decomposition
+            lam, V = self.neg.exact(M, EIG_RTOL)
+            self.missed_calls += 1
+        self._exact_seen = self.neg.exact_calls
         if lam.size > MAX_NEGATIVE:
             self.partial = False
             self.full_calls += 1
@@ -135,6 +147,27 @@ class PartialPsdBlock(_PsdBlock):
             return w.copy(), np.zeros_like(w)
         Mneg = (V * lam) @ V.T
         return self.to_svec(M - Mneg), -self.to_svec(Mneg)
+
+    @staticmethod
+    def _complete(M: np.ndarray, lam: np.ndarray, V: np.ndarray) -> bool:
+        r"""Whether ``(lam, V)`` holds every negative eigenvalue of ``M`` below
+        :math:`-\varepsilon`, :math:`\varepsilon` = :data:`COMPLETE_RTOL` :math:`\|M\|_F`: one Cholesky
+        factorization of :math:`M - V\operatorname{diag}(\lambda)V^\top + \varepsilon I`.
+
+        A warm-started block Krylov step accepts its Ritz pairs when the block's next Ritz value is
+        non-negative, which bounds the next eigenvalue from above only: an eigenvalue whose
+        eigenvector is nearly orthogonal to the block can be missed. Then :math:`\Pi_{\mathcal S_+}(W)`
+        is not PSD and the multiplier keeps that negative eigenvalue through every later update (at
+        ``n = 64``: :math:`\lambda_{\min} = -1.9\cdot10^{-3}`, a certified gap stuck at
+        :math:`4.6\cdot10^{-4}` for four updates, ``experiments/support7_prototypes.txt`` §1). Costs
+        :math:`N^3/3` flops, a fraction of a Newton step's factorizations (one per negative eigenvalue)."""
+        P = M - (V * lam) @ V.T if lam.size else M.copy()
+        P[np.diag_indices(P.shape[0])] += COMPLETE_RTOL * max(float(np.linalg.norm(M)), 1e-300)
+        try:
+            sla.cholesky(P, lower=True, check_finite=False, overwrite_a=True)
+        except np.linalg.LinAlgError:
+            return False
+        return True
 
     def _resolvents(self) -> list[tuple[float, np.ndarray]]:
         """Cholesky factors of ``B_j`` (module docs), one per negative eigenvalue, cached."""
@@ -186,4 +219,4 @@ class PartialPsdBlock(_PsdBlock):
         return np.ones(self.proj.lower.size)
 
 
-__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL"]
+__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL"]

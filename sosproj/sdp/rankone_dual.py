@@ -150,6 +150,12 @@ class NegativeEigenpairs:
             out = self._exact(M, rtol)
         return out
 
+    def exact(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
+        """The exact partial decomposition (the fallback of :meth:`__call__`), counted in ``exact_calls``;
+        the next calls warm-start from its eigenvectors."""
+        self.exact_calls += 1
+        return self._exact(M, rtol)
+
     def _upper(self, M: np.ndarray, steps: int = 4) -> float:
         r"""An estimate from above of :math:`\lambda_{\max}(M)`: a few power steps from the last top
         vector, Ritz value plus residual norm plus 10% of the spread (the filter only needs the
@@ -567,10 +573,13 @@ class DualFeasibility:
 
         ``check(Z, y_r)`` is called on the shadow every ``check_every`` iterations (its conic dual
         vector is :meth:`dual_vector`) and stops the run when it returns a truthy value
-        (``status="certified"``). ``deadline`` is
-        a ``time.perf_counter()`` value. ``state``: the Douglas-Rachford point of an earlier run
-        (``DualRun.state``, for instance at a larger ``t``) to continue from; ``shift`` adds a
-        multiple of the identity to the start (``primal``, default zero).
+        (``status="certified"``). ``deadline`` is a ``time.perf_counter()`` value; a step is not
+        started when a step as long as the longest so far would end past it (an exact decomposition
+        can follow cheap filtered steps)
+        (``status="time_limit"``; before, the step in flight finished first: a 600 s limit at order
+        5,151 ended after 662 s, ``benchmarks/results_support/support6_n100.txt``). ``state``: the
+        Douglas-Rachford point of an earlier run (``DualRun.state``, for instance at a larger ``t``) to
+        continue from; ``shift`` adds a multiple of the identity to the start (``primal``, default zero).
         """
         rhs = self.rhs(q, t)
         N = self.N
@@ -587,7 +596,15 @@ class DualFeasibility:
         status = "max_iter"
         it = 0
         aZ, ar = zZ, zr
+        longest = 0.0                         # the longest step so far (the deadline's forecast)
         for it in range(1, max_iter + 1):
+            if deadline is not None and it > 1 and time.perf_counter() + longest > deadline:
+                # the next step (an order-N decomposition at least) would end past the deadline: stop
+                # before it (this run's first step always runs)
+                status = "time_limit"
+                it -= 1
+                break
+            t_step = time.perf_counter()
             aZ, ar = self.affine(zZ, zr, rhs)
             RZ = 2.0 * aZ - zZ
             lam, V = neg(RZ, rtol)
@@ -608,6 +625,7 @@ class DualFeasibility:
                 if last:
                     status = "certified"
                     break
+            longest = max(longest, time.perf_counter() - t_step)
             if deadline is not None and time.perf_counter() > deadline:
                 status = "time_limit"
                 break

@@ -205,6 +205,11 @@ class SsnalBackend(AdmmBackend):
     steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
     Newton steps.
 
+    ``inner_target`` (attribute, default ``None``): when set, the subproblems end at a relative dual
+    residual of at most this (the smaller of it and the usual ``max(0.2 tol, min(0.1 * last primal
+    residual, 1e-2))``); a caller whose stopping test needs a small dual residual (``rankone_newton``'s
+    certificate) sets it between updates.
+
     ``stop_check`` (attribute, default ``None``): a callable ``(x, y, s) -> bool`` called after every
     multiplier update; when it returns ``True`` the solve stops there and returns that triple with
     status ``"solved"`` and raw status ``"stopped by the caller's check"`` (the caller vouches for it:
@@ -242,6 +247,7 @@ class SsnalBackend(AdmmBackend):
         self.newton_verbose = bool(o["newton_verbose"])
         self.jd_floor = float(o["jd_floor"])
         self.stop_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
+        self.inner_target: float | None = None
         if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
                 and 0.0 < self.cg_rtol < 1.0 and self.max_outer >= 1 and self.admm_max_iter >= 0):
             raise InvalidParameterError("ssnal options: admm_tol > 0, sigma_factor >= 1, cg_max_iter >= 1, "
@@ -369,6 +375,8 @@ class SsnalBackend(AdmmBackend):
         for n_outer in range(1, self.max_outer + 1):
             # ---- inner: minimize phi(.; y) by semismooth Newton
             inner_target = max(0.2 * self.tol, min(0.1 * pres_prev, 1e-2))
+            if self.inner_target is not None:
+                inner_target = min(inner_target, float(self.inner_target))
             inner_best, inner_since = np.inf, 0
             while True:
                 grad = st["Px"] + q + self.AT @ st["yp"]
