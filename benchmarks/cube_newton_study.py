@@ -40,7 +40,62 @@ VARIANTS: dict[str, dict] = {
     "newton_prox": {"mu": 1.0, "prox": True, "sigma_growth": 2.0, "max_iter": 60, "cg_max": 50},
     "newton_warm200": {"mu": 1e-3, "sigma_growth": 2.0, "max_iter": 40, "cg_max": 60, "inner_rtol": 0.05,
                        "warm": 200},
+    # proximal weight tied to the penalty (well-conditioned CG, slow proximal outer loop)
+    "newton_prox_murel1": {"prox": True, "mu_rel": 1.0, "sigma_growth": 2.0, "sigma_max": 64, "max_iter": 80,
+                           "cg_max": 100, "inner_rtol": 0.05, "cg_tol": 1e-2, "prec_full": True},
+    # small proximal weight, moderate penalty, accurate CG (the CG cap binds)
+    "newton_prox_mu0.1": {"prox": True, "mu": 0.1, "sigma_growth": 2.0, "sigma_max": 8, "max_iter": 60,
+                          "cg_max": 200, "inner_rtol": 0.01, "cg_tol": 1e-3, "prec_full": True},
+    # continuation: the proximal weight from sigma0 down by 0.3 per outer iteration, diagonal-of-J preconditioner
+    "newton_prox_cont": {"prox": True, "mu_rel0": 1.0, "mu_decay": 0.3, "sigma_growth": 2.0, "sigma_max": 8,
+                         "max_iter": 60, "cg_max": 100, "inner_rtol": 0.05, "cg_tol": 1e-2, "prec_diag": True},
+    # the same with the settings that certify 1e-5 on the small problems (check_small.py): accurate subproblems
+    "newton_prox_cont_accurate": {"prox": True, "mu_rel0": 1.0, "mu_decay": 0.3, "sigma_growth": 2.0,
+                                  "sigma_max": 1e4, "max_iter": 150, "cg_max": 200, "inner_rtol": 1e-3,
+                                  "cg_tol": 1e-4, "prec_diag": True},
 }
+
+#: proximal weights (times the default penalty sigma0) of the Hessian spectrum diagnostic (``--spectrum``)
+SPECTRUM_MU = (1e-4, 1e-2, 1.0)
+
+
+def _spectrum(mod, n: int, deg: int, w: np.ndarray, opt: dict, g: np.ndarray) -> dict:
+    """Eigenvalues of the diagonally preconditioned Newton matrix ``D + sigma0 M^* J M`` at the ADMM's answer
+    (``Z = -rho L``, ``sigma = sigma0``): formed column by column (one Jacobian product each), then ``eigvalsh``.
+    Reports the condition number and how many eigenvalues lie below 1e-2 / 1e-4 of the largest (what CG
+    must resolve), for each proximal weight of :data:`SPECTRUM_MU`, scaled by ``D + sigma0 count`` (the
+    preconditioner of ``prec_full``) and by the Newton matrix's exact diagonal (``cond_jacobi``)."""
+    from sosproj.sdp.cube_tables_admm import CubeTablesProjector
+
+    ad = CubeTablesProjector(n, deg, w, **opt)
+    f, _ = ad.solve(g, warm_start=False, on_fail="return")
+    L, rho = ad._warm
+    p = mod.CubeNewtonProjector(n, deg, w)
+    sigma = p.sigma0
+    lam, P = np.linalg.eigh(-rho * L - sigma * p.moment_matrix(f))
+    om = mod._omega(lam)
+    nm = p.n_moments
+    J = np.empty((nm - 1, nm - 1))
+    e = np.zeros(nm)
+    for j in range(1, nm):
+        e[j] = 1.0
+        J[:, j - 1] = p._jac(P, om, e)[1:]
+        e[j] = 0.0
+    meas = p.a[1:] > 0
+    out = {"order": int(p.basis_size), "moments": nm - 1, "negative_eigenvalues_of_Y": int(np.sum(lam <= 0))}
+    for mu_rel in SPECTRUM_MU:
+        D = np.where(meas, p.a[1:], mu_rel * sigma)
+        H = sigma * J + np.diag(D)
+        d = 1.0 / np.sqrt(D + sigma * p.count[1:])
+        ev = np.linalg.eigvalsh(d[:, None] * H * d[None, :])
+        dj = 1.0 / np.sqrt(np.diag(H))                       # the exact diagonal (Jacobi): the best of its kind
+        ej = np.linalg.eigvalsh(dj[:, None] * H * dj[None, :])
+        out[f"mu={mu_rel:g}*sigma0"] = {"cond": float(ev[-1] / ev[0]),
+                                         "below_1e-2": int(np.sum(ev < 1e-2 * ev[-1])),
+                                         "below_1e-4": int(np.sum(ev < 1e-4 * ev[-1])),
+                                         "cond_jacobi": float(ej[-1] / ej[0]),
+                                         "jacobi_below_1e-2": int(np.sum(ej < 1e-2 * ej[-1]))}
+    return out
 
 
 def _experiment():
@@ -86,6 +141,8 @@ def main() -> None:
     ap.add_argument("--eps", type=float, nargs="+", default=[1.0, 3.0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     ap.add_argument("--out", default=None, help="jsonl rows")
+    ap.add_argument("--spectrum", action="store_true", help="the Newton matrix's spectrum, no solves")
+    ap.add_argument("--variants", nargs="+", default=None, help="names in VARIANTS (default all)")
     args = ap.parse_args()
     from sosproj.sdp.cube_tables_admm import CubeTablesProjector
 
@@ -96,6 +153,11 @@ def main() -> None:
         for eps in args.eps:
             for seed in args.seeds:
                 (n, deg, w, opt), g = _capture(eps, seed)
+                if args.spectrum:
+                    row = {"eps": eps, "seed": seed, "spectrum": _spectrum(mod, n, deg, w, opt, g)}
+                    print(json.dumps(row), flush=True)
+                    rows.append(row)
+                    continue
                 k = g.size
                 c = time.process_time()
                 ad = CubeTablesProjector(n, deg, w, **opt)
@@ -106,8 +168,12 @@ def main() -> None:
                                                           "stop": i_ad["stop"],
                                                           "certified_distance": i_ad["certified_distance"]}}
                 for name, v in VARIANTS.items():
+                    if args.variants is not None and name not in args.variants:
+                        continue
                     v = dict(v)
                     warm = v.pop("warm", 0)
+                    if "mu_rel0" in v:                       # a start relative to the default penalty sigma0
+                        v["mu"] = v.pop("mu_rel0") * mod.CubeNewtonProjector(n, deg, w).sigma0
                     c = time.process_time()
                     p = mod.CubeNewtonProjector(n, deg, w, init="cumulant", gap_tol=opt["gap_tol"], **v)
                     p._trace = True

@@ -66,7 +66,8 @@ from sosproj.validation import check_choice, check_int, check_positive
 
 #: keyword options accepted by :class:`CubeNewtonProjector`
 OPTIONS = ("gap_tol", "max_iter", "sigma", "mu", "init", "basis", "cg_tol", "cg_max", "sigma_growth", "inner_rtol",
-           "prox")
+           "prox", "mu_rel", "sigma_max", "prec_full", "prec_diag",
+           "mu_decay")
 
 #: default certified-distance threshold, a fraction of the noise scale ``sqrt(#measured)`` (module docs)
 NEWTON_GAP_TOL = 1e-3
@@ -120,6 +121,12 @@ class CubeNewtonProjector(CubeTablesProjector):
         self.sigma_growth = check_positive(options.get("sigma_growth", 4.0), "sigma_growth")
         self.inner_rtol = check_positive(options.get("inner_rtol", 0.1), "inner_rtol")
         self.prox = bool(options.get("prox", False))
+        mu_rel = options.get("mu_rel")
+        self.mu_rel = None if mu_rel is None else check_positive(mu_rel, "mu_rel")
+        self.sigma_max = check_positive(options.get("sigma_max", 1e12), "sigma_max")
+        self.prec_full = bool(options.get("prec_full", False))
+        self.prec_diag = bool(options.get("prec_diag", False))
+        self.mu_decay = check_positive(options.get("mu_decay", 1.0), "mu_decay")
         check_choice(self.init, "init", INITS)
 
     _trace = False
@@ -185,6 +192,12 @@ class CubeNewtonProjector(CubeTablesProjector):
         f_feas, theta = f, 0.0
         while newton < self.max_iter:
             outer += 1
+            if self.mu_rel is not None:                    # the proximal weight follows the penalty
+                mu = self.mu_rel * sigma
+            elif outer > 1:
+                mu = mu * self.mu_decay                     # continuation of the proximal weight
+            D = np.where(meas, a, mu)
+            D[0] = 0.0
             # ---- subproblem: semismooth Newton-CG on psi ----
             inner_tol = None
             while newton < self.max_iter:
@@ -200,7 +213,13 @@ class CubeNewtonProjector(CubeTablesProjector):
                 newton += 1
                 om = _omega(lam)
                 frac = float(np.mean(om))
-                prec = D + sigma * cnt * frac
+                if self.prec_diag:
+                    # the diagonal of J as an operator on matrices, (P o P) Omega (P o P)^T, summed over each
+                    # moment's positions (cross terms between positions of one moment left out)
+                    P2 = P * P
+                    prec = D + sigma * self.adjoint(P2 @ om @ P2.T)
+                else:
+                    prec = D + sigma * cnt * (1.0 if self.prec_full else frac)
                 prec[0] = 1.0
                 # preconditioned CG on (D + sigma M^* J M) d = -grad
                 d = np.zeros(nm)
@@ -248,7 +267,7 @@ class CubeNewtonProjector(CubeTablesProjector):
             if dist <= target:
                 stop, converged = "gap", True
                 break
-            sigma *= self.sigma_growth
+            sigma = min(sigma * self.sigma_growth, self.sigma_max * self.sigma0)
         obj = float(np.sum(a * (f_feas - gg) ** 2))
         info = {"solver": "newton-alm", "iterations": newton, "outer_iterations": outer, "cg_iterations": cg_total,
                 "converged": converged, "stop": stop, "certified_distance": dist, "theta": theta,
