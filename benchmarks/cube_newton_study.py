@@ -53,6 +53,10 @@ VARIANTS: dict[str, dict] = {
     "newton_prox_cont_accurate": {"prox": True, "mu_rel0": 1.0, "mu_decay": 0.3, "sigma_growth": 2.0,
                                   "sigma_max": 1e4, "max_iter": 150, "cg_max": 200, "inner_rtol": 1e-3,
                                   "cg_tol": 1e-4, "prec_diag": True},
+    # the same with the Woodbury preconditioner (the positive eigenspace's block of J exact)
+    "newton_prox_cont_lowrank": {"prox": True, "mu_rel0": 1.0, "mu_decay": 0.3, "sigma_growth": 2.0,
+                                 "sigma_max": 1e4, "max_iter": 80, "cg_max": 100, "inner_rtol": 1e-3,
+                                 "cg_tol": 1e-4, "prec_lowrank": True},
 }
 
 #: proximal weights (times the default penalty sigma0) of the Hessian spectrum diagnostic (``--spectrum``)

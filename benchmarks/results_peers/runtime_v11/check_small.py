@@ -1,6 +1,8 @@
 """Correctness of the Newton ALM experiment on the small problems of tests/test_cube_gap.py (n = 5, degree 4,
 noisy 3-way tables): run to a tight certificate, its measured moments against an ADMM run to tol 1e-11 (a-norm)
-and the certificate against that distance. Command (repository root, one BLAS thread):
+and the certificate against that distance
+(continuation of the proximal weight from sigma0 by 0.3 per outer iteration).
+Command (repository root, one BLAS thread):
 
     OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 python benchmarks/results_peers/runtime_v11/check_small.py
 """
@@ -29,8 +31,8 @@ def main() -> None:
     for seed in (0, 1, 2):
         n, ff = _problem(seed)
         ref, ri = CubeTablesProjector(n, 4, ff.a, tol=1e-11, max_iter=200000).solve(ff.g, on_fail="return")
-        p = mod.CubeNewtonProjector(n, 4, ff.a, gap_tol=1e-5, prox=True, mu=CubeTablesProjector(n, 4, ff.a).rho0, mu_decay=0.3,
-                                    sigma_growth=2.0,
+        mu0 = CubeTablesProjector(n, 4, ff.a).rho0                 # the default penalty sigma0
+        p = mod.CubeNewtonProjector(n, 4, ff.a, gap_tol=1e-5, prox=True, mu=mu0, mu_decay=0.3, sigma_growth=2.0,
                                     sigma_max=1e4, max_iter=400, cg_max=200, cg_tol=1e-6, inner_rtol=1e-4,
                                     prec_diag=True)
         f, info = p.solve(ff.g, on_fail="return")

@@ -66,7 +66,7 @@ from sosproj.validation import check_choice, check_int, check_positive
 
 #: keyword options accepted by :class:`CubeNewtonProjector`
 OPTIONS = ("gap_tol", "max_iter", "sigma", "mu", "init", "basis", "cg_tol", "cg_max", "sigma_growth", "inner_rtol",
-           "prox", "mu_rel", "sigma_max", "prec_full", "prec_diag",
+           "prox", "mu_rel", "sigma_max", "prec_full", "prec_diag", "prec_lowrank",
            "mu_decay")
 
 #: default certified-distance threshold, a fraction of the noise scale ``sqrt(#measured)`` (module docs)
@@ -99,6 +99,11 @@ class CubeNewtonProjector(CubeTablesProjector):
     moments, as the ADMM's ``rho``), ``mu`` (the proximal weight of the unmeasured moments, default
     ``sigma``), ``init`` (``"zero"`` or ``"cumulant"``, the unmeasured moments' start), ``basis`` (as the
     ADMM's), ``cg_tol`` (relative CG residual, default 1e-2), ``cg_max`` (CG steps per Newton step, 50),
+    ``prec_full`` / ``prec_diag`` / ``prec_lowrank`` (CG preconditioner: ``D + sigma count``, ``D`` plus the
+    diagonal of ``J`` summed over each moment's positions, or :meth:`_lowrank_prec`; default ``D + sigma count``
+    times the mean of ``Omega``), ``mu_rel`` (the proximal weight ``mu_rel * sigma``, following the penalty),
+    ``mu_decay`` (else ``mu`` times this per outer iteration: a continuation), ``sigma_max`` (cap on
+    ``sigma / sigma0``),
     ``sigma_growth`` (the penalty's factor per outer iteration, 4), ``inner_rtol`` (a subproblem ends when its
     gradient norm falls below this fraction of its first, 0.1), ``prox`` (default ``False``: the fixed
     regularization ``mu/2 ||f_U||^2`` of the brief, centre 0; ``True``: the proximal centre moves to the last
@@ -126,6 +131,7 @@ class CubeNewtonProjector(CubeTablesProjector):
         self.sigma_max = check_positive(options.get("sigma_max", 1e12), "sigma_max")
         self.prec_full = bool(options.get("prec_full", False))
         self.prec_diag = bool(options.get("prec_diag", False))
+        self.prec_lowrank = bool(options.get("prec_lowrank", False))
         self.mu_decay = check_positive(options.get("mu_decay", 1.0), "mu_decay")
         check_choice(self.init, "init", INITS)
 
@@ -141,6 +147,43 @@ class CubeNewtonProjector(CubeTablesProjector):
         H = self.moment_matrix(v)
         T = P.T @ H @ P
         return self.adjoint(P @ (om * T) @ P.T)
+
+    def _lowrank_prec(self, P: np.ndarray, lam: np.ndarray, om: np.ndarray, prec: np.ndarray, D: np.ndarray,
+                      sigma: float):
+        r"""Woodbury preconditioner: the Newton matrix's positive-eigenspace block exactly,
+        :math:`D' + \sigma T^* T` with :math:`T(v) = P_\alpha^\top M(v) P_\alpha` (``alpha``: the positive
+        eigenvalues of ``Y``, where :math:`\Omega = 1`), and the rest of :math:`\mathcal J` by its diagonal in
+        :math:`D'`. Cost: one ``nm x r(r+1)/2`` matrix and an ``r(r+1)/2`` Cholesky per Newton step."""
+        import scipy.linalg as sla
+
+        alpha = np.flatnonzero(lam > 0)
+        r = alpha.size
+        if r == 0:
+            return None
+        Pa = P[:, alpha]
+        iu, ju = np.triu_indices(r)
+        N = P.shape[0]
+        O = (Pa[:, None, iu] * Pa[None, :, ju]).reshape(N * N, iu.size)
+        O[:, iu != ju] *= math.sqrt(2.0)
+        if getattr(self, "_S", None) is None:
+            import scipy.sparse as sps
+            self._S = sps.csr_matrix((np.ones(N * N), (self._pos_flat, np.arange(N * N))),
+                                     shape=(self.n_moments, N * N))
+        Tm = np.asarray(self._S @ O)
+        Tm[0] = 0.0
+        om_rest = om.copy()
+        om_rest[np.ix_(alpha, alpha)] = 0.0
+        P2 = P * P
+        dp = D + sigma * self.adjoint(P2 @ om_rest @ P2.T)
+        dp[0] = 1.0
+        Td = Tm / dp[:, None]
+        G = np.eye(iu.size) / sigma + Tm.T @ Td
+        cf = sla.cho_factor(G, check_finite=False)
+
+        def apply(v: np.ndarray) -> np.ndarray:
+            return v / dp - Td @ sla.cho_solve(cf, Td.T @ v, check_finite=False)
+
+        return apply
 
     def solve(self, g: np.ndarray, *, warm_start: bool = True, on_fail: str = "warn"
               ) -> tuple[np.ndarray, dict[str, Any]]:
@@ -221,10 +264,11 @@ class CubeNewtonProjector(CubeTablesProjector):
                 else:
                     prec = D + sigma * cnt * (1.0 if self.prec_full else frac)
                 prec[0] = 1.0
+                apply = self._lowrank_prec(P, lam, om, prec, D, sigma) if self.prec_lowrank else None
                 # preconditioned CG on (D + sigma M^* J M) d = -grad
                 d = np.zeros(nm)
                 r = -grad
-                zv = r / prec
+                zv = r / prec if apply is None else apply(r)
                 p = zv.copy()
                 rz = float(r @ zv)
                 r0 = math.sqrt(float(r @ r))
@@ -237,7 +281,7 @@ class CubeNewtonProjector(CubeTablesProjector):
                     cg_total += 1
                     if math.sqrt(float(r @ r)) <= self.cg_tol * min(1.0, r0) * r0 + 1e-300:
                         break
-                    zv = r / prec
+                    zv = r / prec if apply is None else apply(r)
                     rz_new = float(r @ zv)
                     p = zv + (rz_new / rz) * p
                     rz = rz_new
