@@ -8,7 +8,8 @@ unmeasured set ``A`` a residual:
 
 1. every workload set ``W`` with an unmeasured subset gets its maximum-entropy table given the measured
    margins inside it, :math:`P_W = \mathrm{IPF}(\{T_B : B \subseteq W, B \in F\})` (:func:`ipf_table`;
-   with only the 1-way sets measured, the product of the 1-way tables);
+   with only the 1-way sets measured, the product of the 1-way tables; stopped once a cycle shrinks the
+   largest margin gap by less than :data:`EXTRAPOLATION_STALL`, the sign that the margins admit no table);
 2. ``c_A`` is the interaction of ``P_W``'s margin on ``A`` (:func:`top_residual`: centred along every
    axis), averaged over the workload sets ``W`` that contain ``A``.
 
