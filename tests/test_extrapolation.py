@@ -184,3 +184,7 @@ def test_ipf_stall_stops_unrealizable_margins_early_and_leaves_realizable_ones_a
     T1, g1 = ex.ipf_fit(P.shape, mg, P.sum())
     T2, g2 = ex.ipf_fit(P.shape, mg, P.sum(), stall=ex.EXTRAPOLATION_STALL)
     assert np.array_equal(T1, T2) and g1 <= 1e-8 * P.sum()
+
+    for bad in (0.0, 1.0, -0.1, float("nan")):
+        with pytest.raises(InvalidParameterError, match="stall"):
+            ex.ipf_fit(P.shape, mg, P.sum(), stall=bad)

@@ -39,6 +39,7 @@ from typing import Any
 import numpy as np
 
 from sosproj.data.residuals import ResidualLayout
+from sosproj.validation import check_fraction
 
 __all__ = ["extrapolate_unmeasured", "ipf_fit", "ipf_table", "maximal_sets", "top_residual"]
 
@@ -84,6 +85,8 @@ def ipf_fit(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], 
     tables that stalled by less than 0.05% (adult epsilon 1: gap 552 of 48,842 after 50, 200, 1,000 and
     5,000 cycles alike).
     """
+    if stall is not None:
+        stall = check_fraction(stall, "stall", 0.01)
     T = np.full(shape, float(total) / max(math.prod(shape), 1))
     nd = len(shape)
     scale = max(float(total), 1.0)
