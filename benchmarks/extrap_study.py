@@ -9,6 +9,9 @@ L1 per marginal / m (mean over the 3-way workload of ``||released - true||_1 / m
 
     git archive b5438f5 | tar -x -C /tmp/extrap_base
 
+The v10 run (branch adult, issue 14: the IPF stall stop; NEW and OLD both snapshots, main at 5778d9e as OLD) is
+``benchmarks/results_marginals/adult_v10/run_paired.sh``.
+
 Usage::
 
     python benchmarks/extrap_study.py --datasets titanic --epsilons 0.3 1 3 --seeds 0 1 2 3 4 \\

@@ -20,7 +20,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_")
+    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -65,3 +65,13 @@ def test_v8_rows_replace_v7_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     assert got == {("sosproj", 0): 0.2497, ("sosproj", 1): 0.2538, ("rp_trunc", 0): 0.40}
     got_rev = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path, ("v8_", "v7_"))}
     assert got_rev[("sosproj", 0)] == 0.2517
+
+
+def test_v10_rows_replace_v9_rows_and_v1_files_are_not_read(tmp_path):
+    """``v10_`` sorts before ``v9_`` by name: the prefix order, not the file names, decides."""
+    _write(tmp_path / "v9_adult.jsonl", [_row("sosproj", 1.0, 0, 0.25, "adult"),
+                                         _row("sosproj", 3.0, 0, 0.16, "adult")])
+    _write(tmp_path / "v10_adult.jsonl", [_row("sosproj", 1.0, 0, 0.24, "adult")])
+    _write(tmp_path / "v1_adult.jsonl", [_row("sosproj", 1.0, 0, 9.9, "adult")])
+    got = {(r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    assert got == {(1.0, 0): 0.24, (3.0, 0): 0.16}

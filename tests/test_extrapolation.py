@@ -164,3 +164,27 @@ def test_unrealizable_margins_are_projected_and_reported():
     assert t.min() >= 0 and np.isclose(t.sum(), 10.0)
     for A in itertools.combinations(range(3), 2):
         assert np.allclose(lay.marginal(out, A), t.sum(axis=tuple(set(range(3)) - set(A))))
+
+
+def test_ipf_stall_stops_unrealizable_margins_early_and_leaves_realizable_ones_alone():
+    """Unrealizable pairwise margins (a = b, b = c, a != c): IPF settles at a positive gap; with ``stall`` it
+    stops after ``STALL_MIN_CYCLES`` cycles at (nearly) the same gap as after 200. Realizable margins of a
+    random positive table: ``stall`` changes nothing (IPF shrinks the gap by far more than 1% a cycle)."""
+    eq = np.array([[5.0, 0.0], [0.0, 5.0]]) + 0.5
+    ne = np.array([[0.0, 5.0], [5.0, 0.0]]) + 0.5
+    margins = {(0, 1): eq, (1, 2): eq, (0, 2): ne}
+    T200, gap200 = ex.ipf_fit((2, 2, 2), margins, 12.0)
+    T_st, gap_st = ex.ipf_fit((2, 2, 2), margins, 12.0, stall=ex.EXTRAPOLATION_STALL)
+    T_min, gap_min = ex.ipf_fit((2, 2, 2), margins, 12.0, max_cycles=ex.STALL_MIN_CYCLES)
+    assert gap200 > 1.0 and abs(gap_st - gap200) <= 0.01 * gap200
+    assert np.array_equal(T_st, T_min) and not np.array_equal(T_st, T200)   # stopped at the first allowed cycle
+    rng = np.random.default_rng(0)
+    P = rng.gamma(1.0, size=(3, 4, 5)) * 10
+    mg = {(0, 1): P.sum(axis=2), (0, 2): P.sum(axis=1), (1, 2): P.sum(axis=0)}
+    T1, g1 = ex.ipf_fit(P.shape, mg, P.sum())
+    T2, g2 = ex.ipf_fit(P.shape, mg, P.sum(), stall=ex.EXTRAPOLATION_STALL)
+    assert np.array_equal(T1, T2) and g1 <= 1e-8 * P.sum()
+
+    for bad in (0.0, 1.0, -0.1, float("nan")):
+        with pytest.raises(InvalidParameterError, match="stall"):
+            ex.ipf_fit(P.shape, mg, P.sum(), stall=bad)

@@ -8,7 +8,8 @@ unmeasured set ``A`` a residual:
 
 1. every workload set ``W`` with an unmeasured subset gets its maximum-entropy table given the measured
    margins inside it, :math:`P_W = \mathrm{IPF}(\{T_B : B \subseteq W, B \in F\})` (:func:`ipf_table`;
-   with only the 1-way sets measured, the product of the 1-way tables);
+   with only the 1-way sets measured, the product of the 1-way tables; stopped once a cycle shrinks the
+   largest margin gap by less than :data:`EXTRAPOLATION_STALL`, the sign that the margins admit no table);
 2. ``c_A`` is the interaction of ``P_W``'s margin on ``A`` (:func:`top_residual`: centred along every
    axis), averaged over the workload sets ``W`` that contain ``A``.
 
@@ -38,8 +39,15 @@ from typing import Any
 import numpy as np
 
 from sosproj.data.residuals import ResidualLayout
+from sosproj.validation import check_fraction
 
 __all__ = ["extrapolate_unmeasured", "ipf_fit", "ipf_table", "maximal_sets", "top_residual"]
+
+
+#: Fewest IPF cycles before :func:`ipf_fit`'s ``stall`` test applies.
+STALL_MIN_CYCLES = 10
+#: The ``stall`` of the extrapolation's IPF (:func:`extrapolate_unmeasured`).
+EXTRAPOLATION_STALL = 0.01
 
 
 def maximal_sets(sets: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -65,15 +73,26 @@ def ipf_table(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray]
 
 
 def ipf_fit(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], total: float, *,
-            tol: float = 1e-10, max_cycles: int = 200) -> tuple[np.ndarray, float]:
+            tol: float = 1e-10, max_cycles: int = 200, stall: float | None = None) -> tuple[np.ndarray, float]:
     """:func:`ipf_table` and the largest gap between the returned table's margins and the targets (a gap
     above ``tol * total`` after ``max_cycles``: the margins admit no table, or only one with zero cells
-    that IPF approaches slowly)."""
+    that IPF approaches slowly).
+
+    ``stall``: also stop, from cycle :data:`STALL_MIN_CYCLES` on, when a cycle shrank the largest gap by
+    less than this fraction (the margins admit no table: IPF settles at a positive gap). Measured on the
+    extrapolated tables of adult and titanic (``benchmarks/results_marginals/adult_v10/``): the tables
+    whose IPF converged shrank their gap by at least 7% a cycle (largest ratio 0.93 after cycle 5), the
+    tables that stalled by less than 0.05% (adult epsilon 1: gap 552 of 48,842 after 50, 200, 1,000 and
+    5,000 cycles alike).
+    """
+    if stall is not None:
+        stall = check_fraction(stall, "stall", 0.01)
     T = np.full(shape, float(total) / max(math.prod(shape), 1))
     nd = len(shape)
     scale = max(float(total), 1.0)
     drops = {axes: tuple(a for a in range(nd) if a not in axes) for axes in margins}
-    for _ in range(max_cycles):
+    prev = np.inf
+    for cycle in range(1, max_cycles + 1):
         worst = 0.0
         for axes, target in margins.items():
             drop = drops[axes]
@@ -82,8 +101,9 @@ def ipf_fit(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], 
             with np.errstate(divide="ignore", invalid="ignore"):
                 f = np.where(cur > 0, target / np.where(cur > 0, cur, 1.0), 0.0)
             T = T * np.expand_dims(f, drop) if drop else T * f
-        if worst <= tol * scale:
+        if worst <= tol * scale or (stall is not None and cycle >= STALL_MIN_CYCLES and worst > (1.0 - stall) * prev):
             break
+        prev = worst
     gap = max((float(np.abs((T.sum(axis=drops[ax]) if drops[ax] else T) - t).max()) for ax, t in margins.items()),
               default=0.0)
     return T, gap
@@ -131,7 +151,7 @@ def extrapolate_unmeasured(layout: ResidualLayout, r: np.ndarray, measured: Sequ
         for B in maximal_sets([M for M, b in zip(measured, msets, strict=True) if b <= wset]):
             Mx = next(M for M in tables if set(B) <= set(M))
             margins[tuple(W.index(x) for x in B)] = _margin(tables[Mx], Mx, B)
-        T, gap = ipf_fit(tuple(layout.sizes[x] for x in W), margins, total)
+        T, gap = ipf_fit(tuple(layout.sizes[x] for x in W), margins, total, stall=EXTRAPOLATION_STALL)
         worst = max(worst, gap / max(total, 1.0))
         for A, a in zip(unmeasured, useen, strict=True):
             if a <= wset:
