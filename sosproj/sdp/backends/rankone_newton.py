@@ -85,6 +85,10 @@ DEFAULT_SIGMA = 3.0
 #: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
 LARGE_ORDER_SIGMA = 10.0
 
+#: the rough phase's eigenpair residual tolerance per unit of the Douglas-Rachford step (``dr_rtol_factor``;
+#: ``solver="rankone"`` keeps :data:`~sosproj.sdp.rankone_dual.RTOL_FACTOR` = 0.05)
+DR_RTOL_FACTOR = 0.25
+
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
 
@@ -122,7 +126,12 @@ class RankOneNewtonBackend(SolverBackend):
     off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
     ``docs/bench_support.md``), ``dr_cap_check_every`` (steps between that stage's gap estimates, 10;
     5 before issue 15's seventh session: each estimate computes every negative eigenpair of the
-    shadow, ``experiments/support7_prototypes.txt`` §5), ``fallback`` (``"lowrank"``: without a
+    shadow, ``experiments/support7_prototypes.txt`` §5), ``dr_rtol_factor`` (the rough phase's eigenpair
+    residual tolerance per unit of the relative Douglas-Rachford step, capped at
+    :data:`~sosproj.sdp.rankone_dual.RTOL_MAX`; :data:`DR_RTOL_FACTOR` = 0.25, 0.05 before issue 15's eighth
+    session: at ``n = 64`` the full stage's filtered eigenpairs then failed the residual test in most calls and a
+    quarter of the calls fell back to the exact decomposition, ``docs/bench_support.md``), ``fallback``
+    (``"lowrank"``: without a
     certificate hand over to the low-rank ADMM, as
     ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
     ``newton_tol`` (first residual tolerance of the Newton phase, default ``10 * gap_tol`` with
@@ -152,7 +161,7 @@ class RankOneNewtonBackend(SolverBackend):
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
                "sigma": "auto", "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "dr_cap_check_every": 10, "dual_target": True,
+               "dr_cap_check_every": 10, "dr_rtol_factor": DR_RTOL_FACTOR, "dual_target": True,
                "check_updates": True, "fallback": None, "rng": 0, "device": None}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
@@ -198,6 +207,8 @@ class RankOneNewtonBackend(SolverBackend):
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
                 and float(o["dr_cap_gap"]) > 0 and int(o["dr_cap_check_every"]) >= 1
+                and isinstance(o["dr_rtol_factor"], (int, float, np.integer, np.floating))
+                and not isinstance(o["dr_rtol_factor"], bool) and 0 < float(o["dr_rtol_factor"]) < np.inf
                 and isinstance(o["dual_target"], (bool, np.bool_))
                 and isinstance(o["check_updates"], (bool, np.bool_))):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, "
@@ -205,6 +216,7 @@ class RankOneNewtonBackend(SolverBackend):
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
                                         "a positive count, dr_cap_gap > 0, dr_cap_check_every >= 1, "
+                                        "dr_rtol_factor > 0, "
                                         "dual_target and check_updates True or False")
         self.device = resolve_device(o["device"])
         if self.device is not None:
@@ -260,6 +272,7 @@ class RankOneNewtonBackend(SolverBackend):
         cap = self._cap() if method == "filter" else None
         max_iter = max(1, int(self.options["dr_max_iter"]))
         screen = NegativeEigenpairs(feas.N, method=method, device=self.device)
+        rtol_factor = float(self.options["dr_rtol_factor"])
 
         def estimate(Z: np.ndarray) -> float:
             lam, _ = screen(Z, 1e-3)
@@ -275,7 +288,7 @@ class RankOneNewtonBackend(SolverBackend):
             neg1 = NegativeEigenpairs(feas.N, method=method, cap=cap, device=self.device)
             run = feas.run(q, t, max_iter=max(1, max_iter // 2), deadline=deadline, relax=1.7, state=state,
                            neg=neg1, check=lambda Z, yr: estimate(Z) <= goal1,
-                           check_every=int(self.options["dr_cap_check_every"]))
+                           check_every=int(self.options["dr_cap_check_every"]), rtol_factor=rtol_factor)
             capped_steps, capped_status = run.iterations, run.status
             state, neg = run.state, neg1.uncapped()
             if run.status == "time_limit":
@@ -288,7 +301,7 @@ class RankOneNewtonBackend(SolverBackend):
             return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + goal * max(1.0, abs(pv))))
 
         run = feas.run(q, t, max_iter=max_iter - capped_steps, deadline=deadline, check=check,
-                       relax=1.7, state=state, neg=neg)
+                       relax=1.7, state=state, neg=neg, rtol_factor=rtol_factor)
         return run.y, capped_steps + run.iterations, run.status, flat_bound, capped_steps, capped_status
 
     def _dual_target(self, q: np.ndarray, y: np.ndarray, low: dict[str, float], pv: float,
@@ -435,5 +448,5 @@ class RankOneNewtonBackend(SolverBackend):
 #: short alias
 Backend = RankOneNewtonBackend
 
-__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "PEAK_DENSE_UNITS",
-           "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]
+__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_RTOL_FACTOR",
+           "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]
