@@ -267,9 +267,13 @@ def test_rough_phase_eigenpair_tolerance_follows_rtol_factor_and_stays_certified
     assert used and all(u == 1.0 for u in used)
     assert loose.converged and loose.info["cert_relative_gap"] <= 1e-7
     assert abs(loose.objective - ref.objective) <= 1e-6 * abs(ref.objective)
-    used.clear()
-    solve(prob, solver="rankone_newton", tol=1e-8, **settings)
-    assert used and all(u == rn.DR_RTOL_FACTOR for u in used)          # the default
+    # "auto": the old factor below DR_CAP_MIN_ORDER, DR_RTOL_FACTOR from it on (the moment order only)
+    for min_order, expect in ((rn.DR_CAP_MIN_ORDER, rd.RTOL_FACTOR), (10, rn.DR_RTOL_FACTOR)):
+        monkeypatch.setattr(rn, "DR_CAP_MIN_ORDER", min_order)
+        used.clear()
+        auto = solve(prob, solver="rankone_newton", tol=1e-8, **settings)
+        assert auto.converged and used and all(u == expect for u in used)
+    assert rd.RTOL_FACTOR != rn.DR_RTOL_FACTOR
     for bad in ({"dr_rtol_factor": 0.0}, {"dr_rtol_factor": -0.1}, {"dr_rtol_factor": True},
                 {"dr_rtol_factor": "loose"}, {"dr_rtol_factor": float("inf")}):
         with pytest.raises(InvalidParameterError):
