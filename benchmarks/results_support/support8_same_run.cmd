@@ -1,7 +1,8 @@
-# issue 15, support8 session: one run, sequential, one BLAS thread (commands as run; raw output in
-# support8_same_run.txt, per-tensor JSON in support8_same_run_n*.json). Code: branch support3 at the commit that
-# added this file (dr_rtol_factor 0.25); rankone_newton_base = solver="rankone_newton" of main at 66aacce, run in a
-# child process from an export of that commit (git archive 66aacce | tar -x -C /tmp/s3/base).
+# issue 15, support8 session, final code (dr_rtol_factor "auto" = 0.25 from order 1,000, in-place Douglas-Rachford
+# step): one run, sequential, one BLAS thread (commands as run; raw output in support8_same_run.txt, per-tensor
+# JSON in support8_same_run_n*.json). Code: branch support3 at the commit that added this file;
+# rankone_newton_base = solver="rankone_newton" of main at 66aacce, run in a child process from an export of that
+# commit (git archive 66aacce | tar -x -C /tmp/s3/base).
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 uptime
 python benchmarks/support_scale.py --ns 48 --tensors 1 --tol 1e-6 \
