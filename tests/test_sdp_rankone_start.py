@@ -220,3 +220,61 @@ def test_capped_rough_stage_agrees_with_clarabel_and_hands_over_when_it_misses_i
     for bad in ({"dr_cap": 0}, {"dr_cap": "many"}, {"dr_cap": True}, {"dr_cap_gap": 0.0}):
         with pytest.raises(InvalidParameterError):
             solve(prob, solver="rankone_newton", tol=1e-8, **settings, **bad)
+
+
+def test_rough_phase_eigenpair_tolerance_follows_rtol_factor_and_stays_certified(monkeypatch):
+    """``DualFeasibility.run(rtol_factor=...)`` scales the eigenpair tolerance with the step, and
+    ``rankone_newton``'s ``dr_rtol_factor`` reaches it; a looser tolerance still ends certified."""
+    from sosproj.sdp import rankone_dual as rd
+    from sosproj.sdp.backends import rankone_newton as rn
+
+    n = 8
+    R, W, _ = tensor_case(n, seed=3)
+    prob = compile_support(R, 3, W)
+    feas = DualFeasibility(prob)
+    monkeypatch.setattr(rd, "RTOL_MAX", 10.0)                 # no cap: the tolerance is factor * step
+
+    class Recorder(NegativeEigenpairs):
+        def __call__(self, M, rtol):
+            self.seen.append(rtol)
+            return super().__call__(M, rtol)
+
+    seen = {}
+    for factor in (0.05, 0.5):
+        rec = Recorder(feas.N, method="filter")
+        rec.seen = []
+        feas.run(prob.q, 1.5, max_iter=3, neg=rec, rtol_factor=factor)
+        seen[factor] = rec.seen
+    # the same first step (rtol 1e-3 before any step), then tolerances tenfold apart
+    assert seen[0.05][0] == seen[0.5][0] == 1e-3
+    assert seen[0.5][1] == pytest.approx(10.0 * seen[0.05][1], rel=1e-12)
+    for bad in (0.0, -1.0, float("nan")):
+        with pytest.raises(InvalidParameterError):
+            feas.run(prob.q, 1.5, max_iter=1, rtol_factor=bad)
+    monkeypatch.undo()
+
+    _, settings = support_route(R, "rankone_newton", 1e-8, 3)
+    used = []
+    orig = DualFeasibility.run
+
+    def spy(self, *args, **kw):
+        used.append(kw.get("rtol_factor"))
+        return orig(self, *args, **kw)
+
+    monkeypatch.setattr(DualFeasibility, "run", spy)
+    ref = solve(prob, solver="clarabel", tol=1e-9)
+    loose = solve(prob, solver="rankone_newton", tol=1e-8, dr_cap=4, dr_rtol_factor=1.0, **settings)
+    assert used and all(u == 1.0 for u in used)
+    assert loose.converged and loose.info["cert_relative_gap"] <= 1e-7
+    assert abs(loose.objective - ref.objective) <= 1e-6 * abs(ref.objective)
+    # "auto": the old factor below DR_CAP_MIN_ORDER, DR_RTOL_FACTOR from it on (the moment order only)
+    for min_order, expect in ((rn.DR_CAP_MIN_ORDER, rd.RTOL_FACTOR), (10, rn.DR_RTOL_FACTOR)):
+        monkeypatch.setattr(rn, "DR_CAP_MIN_ORDER", min_order)
+        used.clear()
+        auto = solve(prob, solver="rankone_newton", tol=1e-8, **settings)
+        assert auto.converged and used and all(u == expect for u in used)
+    assert rd.RTOL_FACTOR != rn.DR_RTOL_FACTOR
+    for bad in ({"dr_rtol_factor": 0.0}, {"dr_rtol_factor": -0.1}, {"dr_rtol_factor": True},
+                {"dr_rtol_factor": "loose"}, {"dr_rtol_factor": float("inf")}):
+        with pytest.raises(InvalidParameterError):
+            solve(prob, solver="rankone_newton", tol=1e-8, **settings, **bad)

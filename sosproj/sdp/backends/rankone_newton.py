@@ -67,7 +67,7 @@ from sosproj.sdp.cones import Cones
 from sosproj.sdp.conic import ConicProblem
 from sosproj.sdp.gpu import check_device_memory, resolve_device
 from sosproj.sdp.partial_newton import PartialPsdBlock
-from sosproj.sdp.rankone_dual import DualFeasibility, NegativeEigenpairs, flattening_certificate
+from sosproj.sdp.rankone_dual import RTOL_FACTOR, DualFeasibility, NegativeEigenpairs, flattening_certificate
 from sosproj.sdp.support_bounds import SupportCertifier
 
 #: Douglas-Rachford cap of the rough phase
@@ -84,6 +84,11 @@ DEFAULT_SIGMA = 3.0
 
 #: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
 LARGE_ORDER_SIGMA = 10.0
+
+#: the rough phase's eigenpair residual tolerance per unit of the Douglas-Rachford step from moment order
+#: :data:`DR_CAP_MIN_ORDER` on (``dr_rtol_factor="auto"``; below it and in ``solver="rankone"``:
+#: :data:`~sosproj.sdp.rankone_dual.RTOL_FACTOR` = 0.05)
+DR_RTOL_FACTOR = 0.25
 
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
@@ -122,9 +127,14 @@ class RankOneNewtonBackend(SolverBackend):
     off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
     ``docs/bench_support.md``), ``dr_cap_check_every`` (steps between that stage's gap estimates, 10;
     5 before issue 15's seventh session: each estimate computes every negative eigenpair of the
-    shadow, ``experiments/support7_prototypes.txt`` §5), ``fallback`` (``"lowrank"``: without a
-    certificate hand over to the low-rank ADMM, as
-    ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
+    shadow, ``experiments/support7_prototypes.txt`` §5), ``dr_rtol_factor`` (the rough phase's eigenpair
+    residual tolerance per unit of the relative Douglas-Rachford step, capped at
+    :data:`~sosproj.sdp.rankone_dual.RTOL_MAX`; ``"auto"``: :data:`DR_RTOL_FACTOR` = 0.25 from moment order
+    :data:`DR_CAP_MIN_ORDER` on, :data:`~sosproj.sdp.rankone_dual.RTOL_FACTOR` = 0.05 below it and everywhere
+    before issue 15's eighth session: at ``n = 64`` the full stage's filtered eigenpairs then failed the
+    residual test in most calls and a quarter of the calls fell back to the exact decomposition,
+    ``docs/bench_support.md``), ``fallback`` (``"lowrank"``: without a certificate hand over to the low-rank
+    ADMM, as ``"rankone"`` does; default ``None``: return the valid, wider bounds unsolved),
     ``newton_tol`` (first residual tolerance of the Newton phase, default ``10 * gap_tol`` with
     ``check_updates``: one round, stopped by the certificate, ``experiments/support6_sweep.py``; without it
     ``1000 * gap_tol``: the certified gap of the multiplier is far below the residuals,
@@ -152,7 +162,7 @@ class RankOneNewtonBackend(SolverBackend):
     options = {"trace_bound": None, "interior": None, "rounding": None, "gap_tol": None, "starts": 128,
                "dr_gap": 2e-2, "dr_max_iter": DEFAULT_DR_MAX_ITER, "newton_tol": None, "rounds": 4,
                "sigma": "auto", "start": "flattening", "eig": "filter", "dr_cap": "auto", "dr_cap_gap": 0.3,
-               "dr_cap_check_every": 10, "dual_target": True,
+               "dr_cap_check_every": 10, "dr_rtol_factor": "auto", "dual_target": True,
                "check_updates": True, "fallback": None, "rng": 0, "device": None}
     status_map = {"certified": "solved", "max_iter": "max_iter", "time_limit": "time_limit"}
     warm_start = False
@@ -198,6 +208,9 @@ class RankOneNewtonBackend(SolverBackend):
                 and (o["dr_cap"] in ("auto", None) or (isinstance(o["dr_cap"], (int, np.integer))
                                                       and not isinstance(o["dr_cap"], bool) and o["dr_cap"] >= 1))
                 and float(o["dr_cap_gap"]) > 0 and int(o["dr_cap_check_every"]) >= 1
+                and (o["dr_rtol_factor"] == "auto"
+                     or (isinstance(o["dr_rtol_factor"], (int, float, np.integer, np.floating))
+                         and not isinstance(o["dr_rtol_factor"], bool) and 0 < float(o["dr_rtol_factor"]) < np.inf))
                 and isinstance(o["dual_target"], (bool, np.bool_))
                 and isinstance(o["check_updates"], (bool, np.bool_))):
             raise InvalidParameterError("rankone_newton options: gap_tol > 0, dr_gap > 0, rounds >= 1, "
@@ -205,6 +218,7 @@ class RankOneNewtonBackend(SolverBackend):
                                         "dr_max_iter >= 0, starts >= 1, start 'flattening' or 'zero', "
                                         "eig 'krylov' or 'filter', fallback 'lowrank' or None, dr_cap 'auto', None or "
                                         "a positive count, dr_cap_gap > 0, dr_cap_check_every >= 1, "
+                                        "dr_rtol_factor 'auto' or > 0, "
                                         "dual_target and check_updates True or False")
         self.device = resolve_device(o["device"])
         if self.device is not None:
@@ -227,6 +241,15 @@ class RankOneNewtonBackend(SolverBackend):
             N = self.feas.N
             return int(np.ceil(np.sqrt(N))) if N >= DR_CAP_MIN_ORDER else None
         return None if cap is None else int(cap)
+
+    def _rtol_factor(self) -> float:
+        r"""The rough phase's eigenpair tolerance per unit step: ``dr_rtol_factor``, or with ``"auto"``
+        :data:`DR_RTOL_FACTOR` from moment order :data:`DR_CAP_MIN_ORDER` on and
+        :data:`~sosproj.sdp.rankone_dual.RTOL_FACTOR` below it (a function of the size only)."""
+        f = self.options["dr_rtol_factor"]
+        if isinstance(f, str):
+            return DR_RTOL_FACTOR if self.feas.N >= DR_CAP_MIN_ORDER else RTOL_FACTOR
+        return float(f)
 
     def _start(self, q: np.ndarray, t: float) -> tuple[tuple[np.ndarray, np.ndarray] | None, float | None]:
         """Douglas-Rachford start: the flattening certificate scaled to ``t`` (``start="flattening"``,
@@ -260,6 +283,7 @@ class RankOneNewtonBackend(SolverBackend):
         cap = self._cap() if method == "filter" else None
         max_iter = max(1, int(self.options["dr_max_iter"]))
         screen = NegativeEigenpairs(feas.N, method=method, device=self.device)
+        rtol_factor = self._rtol_factor()
 
         def estimate(Z: np.ndarray) -> float:
             lam, _ = screen(Z, 1e-3)
@@ -275,7 +299,7 @@ class RankOneNewtonBackend(SolverBackend):
             neg1 = NegativeEigenpairs(feas.N, method=method, cap=cap, device=self.device)
             run = feas.run(q, t, max_iter=max(1, max_iter // 2), deadline=deadline, relax=1.7, state=state,
                            neg=neg1, check=lambda Z, yr: estimate(Z) <= goal1,
-                           check_every=int(self.options["dr_cap_check_every"]))
+                           check_every=int(self.options["dr_cap_check_every"]), rtol_factor=rtol_factor)
             capped_steps, capped_status = run.iterations, run.status
             state, neg = run.state, neg1.uncapped()
             if run.status == "time_limit":
@@ -288,7 +312,7 @@ class RankOneNewtonBackend(SolverBackend):
             return self.certifier.verifies(q, feas.dual_vector(t, Z, yr), -(pv + goal * max(1.0, abs(pv))))
 
         run = feas.run(q, t, max_iter=max_iter - capped_steps, deadline=deadline, check=check,
-                       relax=1.7, state=state, neg=neg)
+                       relax=1.7, state=state, neg=neg, rtol_factor=rtol_factor)
         return run.y, capped_steps + run.iterations, run.status, flat_bound, capped_steps, capped_status
 
     def _dual_target(self, q: np.ndarray, y: np.ndarray, low: dict[str, float], pv: float,
@@ -435,5 +459,5 @@ class RankOneNewtonBackend(SolverBackend):
 #: short alias
 Backend = RankOneNewtonBackend
 
-__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "PEAK_DENSE_UNITS",
-           "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]
+__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_RTOL_FACTOR",
+           "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]
