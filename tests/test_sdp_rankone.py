@@ -248,3 +248,32 @@ def test_linear_forms_and_pickling_after_a_solve():
     first = S.support(W, solver="rankone", tol=1e-8)
     again = pickle.loads(pickle.dumps(S)).support(W, solver="rankone", tol=1e-8)
     assert again.info["converged"] and again.value == pytest.approx(first.value, rel=1e-9)
+
+
+def test_rankone_fallback_refusal_is_reported_and_a_time_limited_run_keeps_its_status(monkeypatch):
+    """``solver="rankone"``: a refused low-rank fallback (too large for the ADMM) is reported in
+    ``info["fallback"]``, not raised; a run stopped by its time limit is not handed to the fallback."""
+    import time
+
+    R, W, _ = tensor_case(6, seed=4)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, "rankone", 1e-7, 3)
+    handed = []
+
+    def refused(self, *a):
+        handed.append(1)
+        raise SolverNotAvailableError("the ADMM backend couples 5151 rows (limit 4000); use solver='scs'")
+
+    monkeypatch.setattr(RankOneBackend, "_fall_back", refused)
+    capped = RankOneBackend(prob, tol=1e-12, max_iter=2, **{**settings, "fallback": "lowrank"}).solve()
+    assert capped.status == "max_iter" and handed == [1] and capped.extra["fallback"].startswith("refused:")
+    be = RankOneBackend(prob, tol=1e-12, time_limit=0.3, **{**settings, "fallback": "lowrank"})
+    affine = be.feas.affine
+
+    def slow(*a):                               # every Douglas-Rachford step takes at least 50 ms
+        time.sleep(0.05)
+        return affine(*a)
+
+    monkeypatch.setattr(be.feas, "affine", slow)
+    raw = be.solve()
+    assert raw.status == "time_limit" and handed == [1] and "fallback" not in raw.extra

@@ -381,3 +381,40 @@ def test_auto_penalty_is_a_function_of_the_size_only(monkeypatch):
     for bad in ("big", 0.0, True):
         with pytest.raises(InvalidParameterError):
             RankOneNewtonBackend(compile_support(R, 3, W), tol=1e-7, **{**settings, "sigma": bad})
+
+
+def test_a_time_limited_run_is_not_handed_to_the_fallback_and_a_refused_fallback_is_reported(monkeypatch):
+    """A run stopped by its time limit (the forecast stops it before the deadline itself) is answered as
+    ``time_limit``; before, the low-rank fallback got the reserve and, at order 5,151, raised the ADMM's size
+    refusal out of a valid answer (the research suite at n = 100). A fallback that is refused (too large for the
+    ADMM, or out of memory) is reported in ``info["fallback"]``, not raised."""
+    import time
+
+    import sosproj.sdp.backends.rankone_newton as rn
+
+    R, W, _ = tensor_case(6, seed=4)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    settings = {**settings, "fallback": "lowrank"}
+    handed = []
+
+    def refused(*a, **k):
+        handed.append(1)
+        raise SolverNotAvailableError("the ADMM backend couples 5151 rows (limit 4000); use solver='scs'")
+
+    monkeypatch.setattr(rn, "lowrank_fallback", refused)
+    be = RankOneNewtonBackend(prob, tol=1e-7, time_limit=0.6, **settings)
+    be.certifier.lambda_min_seconds = 0.3
+    affine = be.feas.affine
+
+    def slow(*a):                               # every Douglas-Rachford step takes at least 50 ms
+        time.sleep(0.05)
+        return affine(*a)
+
+    monkeypatch.setattr(be.feas, "affine", slow)
+    raw = be.solve()
+    assert raw.status == "time_limit" and "fallback" not in raw.extra and not handed
+    capped = RankOneNewtonBackend(prob, tol=1e-12, max_iter=1, rounds=1, dr_max_iter=1, **settings).solve()
+    assert capped.status == "max_iter" and handed == [1]
+    assert capped.extra["fallback"].startswith("refused:") and "5151 rows" in capped.extra["fallback"]
+    assert capped.extra["cert_upper"] >= capped.extra["cert_lower"]

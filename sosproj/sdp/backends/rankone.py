@@ -219,10 +219,13 @@ class RankOneBackend(SolverBackend):
         else:
             status = run.status if run.status in ("max_iter", "time_limit") else "max_iter"
             raw_status = "certified gap not reached"
-        if status != "solved" and o["fallback"] == "lowrank" and (deadline is None or time.perf_counter() < deadline):
+        # a run that stopped at its time limit (the forecast stops before the deadline itself, keeping
+        # the final certificate's time) is answered as such, not handed to a fallback for the reserve
+        if status not in ("solved", "time_limit") and o["fallback"] == "lowrank" and (
+                deadline is None or time.perf_counter() < deadline):
             try:
                 raw = self._fall_back(x, y, deadline, iterations)
-            except ResourceLimitError as exc:
+            except (ResourceLimitError, SolverNotAvailableError) as exc:   # too large for the ADMM: say so
                 extra["fallback"] = f"refused: {exc}"
             else:
                 extra["fallback"] = "lowrank"

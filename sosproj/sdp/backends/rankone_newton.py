@@ -439,10 +439,13 @@ class RankOneNewtonBackend(SolverBackend):
                       "partial_decompositions": blk.partial_calls if blk else 0,
                       "full_decompositions": blk.full_calls if blk else 0,
                       "missed_decompositions": blk.missed_calls if blk else 0})
-        if status != "solved" and o["fallback"] == "lowrank" and (deadline is None or time.perf_counter() < deadline):
+        # a run that stopped at its time limit (the forecast stops before the deadline itself, keeping
+        # the final certificate's time) is answered as such, not handed to a fallback for the reserve
+        if status not in ("solved", "time_limit") and o["fallback"] == "lowrank" and (
+                deadline is None or time.perf_counter() < deadline):
             try:
                 fb = lowrank_fallback(self, x, best_y, deadline, dr_iter + newton_steps)
-            except ResourceLimitError as exc:
+            except (ResourceLimitError, SolverNotAvailableError) as exc:   # too large for the ADMM: say so
                 extra["fallback"] = f"refused: {exc}"
             else:
                 extra["fallback"] = "lowrank"
