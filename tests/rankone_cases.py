@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import numpy as np
 
 from sosproj.poly import MomentRelaxation, unit_ball
@@ -42,3 +45,14 @@ class WrongCandidate(TensorRounding):
         T = self.tensor(q)
         z = np.ones(T.shape[0]) / np.sqrt(T.shape[0])
         return self._value(T, z), z
+
+
+def slow_douglas_rachford(monkeypatch: Any, feas: Any, seconds: float = 0.05) -> None:
+    """Make every Douglas-Rachford step of ``feas`` (a ``DualFeasibility``) take at least ``seconds``."""
+    affine = feas.affine
+
+    def slow(*a):
+        time.sleep(seconds)
+        return affine(*a)
+
+    monkeypatch.setattr(feas, "affine", slow)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 import scipy.sparse as sp
-from rankone_cases import WrongCandidate, assert_planted_certified_tight, tensor_case
+from rankone_cases import WrongCandidate, assert_planted_certified_tight, slow_douglas_rachford, tensor_case
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
@@ -253,7 +253,6 @@ def test_linear_forms_and_pickling_after_a_solve():
 def test_rankone_fallback_refusal_is_reported_and_a_time_limited_run_keeps_its_status(monkeypatch):
     """``solver="rankone"``: a refused low-rank fallback (too large for the ADMM) is reported in
     ``info["fallback"]``, not raised; a run stopped by its time limit is not handed to the fallback."""
-    import time
 
     R, W, _ = tensor_case(6, seed=4)
     prob = compile_support(R, 3, W)
@@ -268,12 +267,6 @@ def test_rankone_fallback_refusal_is_reported_and_a_time_limited_run_keeps_its_s
     capped = RankOneBackend(prob, tol=1e-12, max_iter=2, **{**settings, "fallback": "lowrank"}).solve()
     assert capped.status == "max_iter" and handed == [1] and capped.extra["fallback"].startswith("refused:")
     be = RankOneBackend(prob, tol=1e-12, time_limit=0.3, **{**settings, "fallback": "lowrank"})
-    affine = be.feas.affine
-
-    def slow(*a):                               # every Douglas-Rachford step takes at least 50 ms
-        time.sleep(0.05)
-        return affine(*a)
-
-    monkeypatch.setattr(be.feas, "affine", slow)
+    slow_douglas_rachford(monkeypatch, be.feas)          # every Douglas-Rachford step takes at least 50 ms
     raw = be.solve()
     assert raw.status == "time_limit" and handed == [1] and "fallback" not in raw.extra

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from rankone_cases import WrongCandidate, assert_planted_certified_tight, tensor_case
+from rankone_cases import WrongCandidate, assert_planted_certified_tight, slow_douglas_rachford, tensor_case
 
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
@@ -178,18 +178,14 @@ def test_time_limit_reserves_the_final_certificate_and_computes_it_once(monkeypa
     be = RankOneNewtonBackend(prob, tol=1e-7, time_limit=0.6, **settings)
     assert be.certifier.lambda_min_seconds > 0
     be.certifier.lambda_min_seconds = 0.3
-    affine, lower = be.feas.affine, be.certifier.lower
+    lower = be.certifier.lower
     calls = []
-
-    def slow(*a):                               # every Douglas-Rachford step takes at least 50 ms
-        time.sleep(0.05)
-        return affine(*a)
 
     def counted(*a):
         calls.append(1)
         return lower(*a)
 
-    monkeypatch.setattr(be.feas, "affine", slow)
+    slow_douglas_rachford(monkeypatch, be.feas)          # every Douglas-Rachford step takes at least 50 ms
     monkeypatch.setattr(be.certifier, "lower", counted)
     t0 = time.perf_counter()
     raw = be.solve()
@@ -388,7 +384,6 @@ def test_a_time_limited_run_is_not_handed_to_the_fallback_and_a_refused_fallback
     ``time_limit``; before, the low-rank fallback got the reserve and, at order 5,151, raised the ADMM's size
     refusal out of a valid answer (the research suite at n = 100). A fallback that is refused (too large for the
     ADMM, or out of memory) is reported in ``info["fallback"]``, not raised."""
-    import time
 
     import sosproj.sdp.backends.rankone_newton as rn
 
@@ -405,13 +400,7 @@ def test_a_time_limited_run_is_not_handed_to_the_fallback_and_a_refused_fallback
     monkeypatch.setattr(rn, "lowrank_fallback", refused)
     be = RankOneNewtonBackend(prob, tol=1e-7, time_limit=0.6, **settings)
     be.certifier.lambda_min_seconds = 0.3
-    affine = be.feas.affine
-
-    def slow(*a):                               # every Douglas-Rachford step takes at least 50 ms
-        time.sleep(0.05)
-        return affine(*a)
-
-    monkeypatch.setattr(be.feas, "affine", slow)
+    slow_douglas_rachford(monkeypatch, be.feas)          # every Douglas-Rachford step takes at least 50 ms
     raw = be.solve()
     assert raw.status == "time_limit" and "fallback" not in raw.extra and not handed
     capped = RankOneNewtonBackend(prob, tol=1e-12, max_iter=1, rounds=1, dr_max_iter=1, **settings).solve()
