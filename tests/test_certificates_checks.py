@@ -168,3 +168,19 @@ def test_injective_norm_time_limit_reaches_the_solver_and_keys_the_cache(tmp_pat
     run_check("injective_norm", {**params, "time_limit": 600}, rng=3)
     names = sorted(p.name for p in (tmp_path / "cache").rglob("*.json"))
     assert len(names) == 4 and len({n.rsplit("_", 1)[1] for n in names}) == 2
+
+
+def test_injective_norm_jobs_by_n_runs_a_size_on_its_own_worker_count(tmp_path, monkeypatch):
+    """``jobs_by_n`` overrides ``n_jobs`` per size (sizes too large to solve side by side run serially)."""
+    import joblib
+
+    def no_pool(*a, **k):
+        raise AssertionError("a size with jobs_by_n = 1 went to a worker pool")
+
+    monkeypatch.setattr(joblib, "Parallel", no_pool)
+    params = {"ns": [3, 4], "trials": 2, "n_boot": 20, "power_starts": 2, "solver": "lowrank", "tol": 1e-7,
+              "certified_gap": 1e-5, "n_jobs": 2, "jobs_by_n": {"3": 1, "4": 1}}
+    r = run_check("injective_norm", params, rng=3)
+    assert [row["n"] for row in r.table] == [3, 4]
+    pooled = run_check("injective_norm", {**params, "jobs_by_n": {"3": 1}}, rng=3)   # n = 4 takes n_jobs = 2
+    assert pooled.verdict == "error" and "worker pool" in pooled.reason

@@ -158,7 +158,9 @@ def _draws_for(n: int, k: int, trials: int, seed: int, params: dict[str, Any], d
     draws = list(gaussian_draws((n,) * k, trials, seed))
     jobs = [(n, degree, k, W, params, [seed, i], _draw_file(params.get("cache_dir"), n, i, seed, tag))
             for i, W in enumerate(draws)]
-    n_jobs = int(params.get("n_jobs", 1) or 1)
+    # per-size worker counts (``jobs_by_n``) for sizes whose solves do not fit in memory side by side:
+    # at n = 100 two workers each need ~8.8 GiB and the second is refused by the memory guard
+    n_jobs = int(dict(params.get("jobs_by_n") or {}).get(str(n), params.get("n_jobs", 1)) or 1)
     if n_jobs == 1 or len(jobs) == 1:
         out = []
         for job in jobs:
@@ -193,7 +195,8 @@ def _window_exponents(ns: list[int], samples: list[np.ndarray], width: int, k: i
     defaults={"ns": [3, 4, 5, 6, 8, 10], "p": 3, "degree": 4, "trials": 24, "exponent": 0.75,
               "naive_exponent": 1.5, "exponent_slack": 0.15, "power_starts": 8, "rel_tol": 1e-4, "confidence": 0.95,
               "n_boot": 1000, "solver": "auto", "tol": 1e-7, "certified_gap": 1e-4, "atoms": False,
-              "windows": 0, "cache_dir": "", "n_jobs": 1, "trials_by_n": {}, "time_limit": None},
+              "windows": 0, "cache_dir": "", "n_jobs": 1, "jobs_by_n": {}, "trials_by_n": {},
+              "time_limit": None},
     quick={"ns": [3, 4, 6, 8], "trials": 12},
 )
 def check_injective_norm(p: dict[str, Any], rng: np.random.Generator, progress: bool | None) -> Outcome:
