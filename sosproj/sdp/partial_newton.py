@@ -53,8 +53,10 @@ EIG_RTOL = 1e-10
 #: exactly (:meth:`PartialPsdBlock._complete`)
 COMPLETE_RTOL = 1e-8
 
-#: from this order on ``to_matrix`` / ``to_svec`` copy contiguous rows instead of gathering
-FAST_SVEC_MIN = 64
+#: from this order on ``to_matrix`` / ``to_svec`` copy contiguous rows instead of gathering (it was 64 before
+#: issue 15's n30 session; at order 496 the gather is 2.2x / 1.4x faster, at 2,145 the copies are, and its
+#: map is one more ``N x N`` index array: ``benchmarks/results_support/n30/notes.md``)
+FAST_SVEC_MIN = 1000
 _TILE = 64
 
 #: block Krylov passes before the exact partial eigendecomposition (each costs O(N^2 k), the
@@ -102,7 +104,7 @@ class PartialPsdBlock(_PsdBlock):
         at order 2,145)."""
         d = self.d
         if self._gather is not None:
-            return (v * self._inv_scale)[self._gather]
+            return np.take(v * self._inv_scale, self._gather)
         u = v * self._inv_scale
         M = np.empty((d, d))
         off = self._offsets
@@ -120,7 +122,7 @@ class PartialPsdBlock(_PsdBlock):
         """``svec`` of a symmetric ``M`` from its upper-triangle rows (contiguous slices)."""
         d = self.d
         if d < FAST_SVEC_MIN:
-            return super().to_svec(M)
+            return np.take(M, self.proj.lower) * self.proj.scale
         return np.concatenate([M[j, j:] for j in range(d)]) * self.proj.scale
 
     def decompose(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -209,6 +211,11 @@ class PartialPsdBlock(_PsdBlock):
         C -= Qn @ (Qn.T @ C)
         # Q G Q' + C Q' + Q C' with c_j = -lambda_j s_j, written as P + P' with P = (Q G / 2 + C) Q'
         P = (0.5 * (Qn @ G) + C * (-self.lam_n)) @ Qn.T
+        if self._gather is not None:          # svec(P + P') from P: the lower and the upper triangle
+            sym = np.take(P, self.proj.lower)
+            sym += np.take(P, self.proj.upper)
+            sym *= self.proj.scale
+            return h - sym
         P += P.T
         return h - self.to_svec(P)
 
