@@ -72,15 +72,32 @@ def test_a_negative_eigenvalue_missed_by_the_warm_block_is_caught_and_projected(
     assert np.allclose(p1, p3, atol=1e-12)
 
 
-def test_fast_svec_conversions_match_the_gather():
-    d = 131                                  # above FAST_SVEC_MIN, two tiles and a remainder
+@pytest.mark.parametrize("d", [131, FAST_SVEC_MIN + 31])
+def test_fast_svec_conversions_match_the_gather(d):
+    # 131: the gather map (below FAST_SVEC_MIN); FAST_SVEC_MIN + 31: contiguous rows, tiles and a remainder
     rng = np.random.default_rng(5)
     H = rng.standard_normal((d, d))
     H = H + H.T
     part, ref = PartialPsdBlock(d), _PsdBlock(d, single=False)
-    assert d >= FAST_SVEC_MIN
+    assert (part._gather is not None) == (d < FAST_SVEC_MIN)
     assert np.array_equal(part.to_svec(H), svec(H)) and np.array_equal(part.to_svec(H), ref.to_svec(H))
     assert np.allclose(part.to_matrix(svec(H)), ref.to_matrix(svec(H)), rtol=1e-15, atol=0)
+
+
+@pytest.mark.parametrize("d", [131, FAST_SVEC_MIN + 31])
+def test_partial_jacobian_matches_the_full_one_on_both_svec_paths(d):
+    # the gather path builds svec(P + P') from two gathers of P, the other path from P + P'
+    rng = np.random.default_rng(6)
+    B = rng.standard_normal((d, d))
+    W = B @ B.T / d
+    v = rng.standard_normal(d)
+    W -= 3.0 * np.outer(v, v) / (v @ v)
+    part, full = PartialPsdBlock(d), _PsdBlock(d, single=False)
+    (p1, m1), (p2, m2) = part.decompose(svec(W)), full.decompose(svec(W))
+    assert part.partial and np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    assert np.allclose(part.jacobian(h), full.jacobian(h), atol=1e-8)
 
 
 @pytest.mark.parametrize("n", [4, 8])

@@ -314,16 +314,18 @@ class SupportCertifier:
         return ((1.0 - t) * xh + t * self.interior if t > 0 else xh), t
 
     def bounds(self, q: np.ndarray, x: np.ndarray | None, y: np.ndarray | None, *,
-               point_value: float | None = None, repair: bool = True) -> dict[str, float]:
+               point_value: float | None = None, repair: bool = True,
+               low: dict[str, float] | None = None) -> dict[str, float]:
         """Both sides and the certified gap ``upper - lower`` (``nan`` where a side is missing).
 
         ``point_value``: the objective ``q . x'`` of some other exactly feasible ``x'`` (a rounded
         point); the upper side is the smaller of it and the repaired ``x`` (skipped when
-        ``repair=False``).
+        ``repair=False``). ``low``: the result of :meth:`lower` on this very ``(q, y)`` when the caller has
+        computed it already (one ``lambda_min`` bound less); ``None``: computed here.
         """
         out: dict[str, float] = {"lower": float("nan"), "upper": float("nan"), "mix": float("nan")}
         if y is not None and np.all(np.isfinite(y)):
-            out.update(self.lower(q, y))
+            out.update(self.lower(q, y) if low is None else low)
         if repair and x is not None and np.all(np.isfinite(x)):
             out.update(self.upper(q, x))
         out["repaired"] = out["upper"]
