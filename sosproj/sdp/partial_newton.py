@@ -63,6 +63,15 @@ _TILE = 64
 #: exact one O(N^3))
 KRYLOV_PASSES = 3
 
+#: how the warm-started decompositions find the negative eigenpairs: ``"filter"`` (a Chebyshev filter of
+#: degree :data:`FACE_FILTER_DEGREE` on the positive spectrum, then Rayleigh-Ritz) or ``"krylov"`` (block
+#: Krylov, before issue 15's n30 session). The negative eigenvalue of ``Z - sigma Y`` is far below the
+#: positive spectrum (-8 ... -620 against 0.018 ... at ``n = 30``), yet three block Krylov passes rarely reached
+#: the residual 1e-10 |W|_F: 7 of 11 decompositions of a solve fell back to the exact one; with the filter 1
+#: (the first, without a warm start). ``benchmarks/results_support/n30/notes.md``
+FACE_EIG = "filter"
+FACE_FILTER_DEGREE = 8
+
 
 class PartialPsdBlock(_PsdBlock):
     """A PSD block of the semismooth Newton method computed from its negative eigenpairs (module docs).
@@ -78,7 +87,8 @@ class PartialPsdBlock(_PsdBlock):
     def __init__(self, d: int, device: str | None = None) -> None:
         super().__init__(d, single=False)
         self.Q = np.zeros((d, 0))       # eigenvectors only after a full decomposition (an N x N identity before)
-        self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES, device=device)
+        self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES, device=device, method=FACE_EIG,
+                                      degree=FACE_FILTER_DEGREE)
         self.partial = False
         self.M: np.ndarray | None = None
         self.lam_n = np.zeros(0)
@@ -226,4 +236,4 @@ class PartialPsdBlock(_PsdBlock):
         return np.ones(self.proj.lower.size)
 
 
-__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL"]
+__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE"]
