@@ -460,6 +460,8 @@ class DualFeasibility:
             raise SolverNotAvailableError("solver 'rankone' needs a moment block with one nonzero per row")
         i, j = svec_indices(N, "scs")
         self._svec_scale = np.where(i == j, 1.0, SQRT2)
+        # below order 1000 the svec positions as one flat index (dual_vector without recomputing them)
+        self._svec_flat = i * N + j if N < 1000 else None
         coef = Ab.data / self._svec_scale
         cls = np.empty((N, N), dtype=np.intp)      # intp: bincount and take would convert every step
         cls[i, j] = Ab.indices
@@ -555,8 +557,11 @@ class DualFeasibility:
         """The conic dual vector ``y`` of ``(t, Z, y_r)`` (normalization row scaled so that ``-b'y = -t``)."""
         y = np.zeros(self.m)
         y[0] = t / self.b0
-        i, j = svec_indices(self.N, "scs")
-        y[self.big_slice] = Z[i, j] * self._svec_scale
+        if self._svec_flat is not None:
+            y[self.big_slice] = np.take(Z, self._svec_flat) * self._svec_scale
+        else:
+            i, j = svec_indices(self.N, "scs")
+            y[self.big_slice] = Z[i, j] * self._svec_scale
         y[self.rest_rows] = yr
         return y
 

@@ -122,8 +122,31 @@ def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
     return -fro - margin
 
 
+#: orders below which :func:`_psd_block` keeps a gather map (one ``d x d`` index array per order, cached)
+GATHER_MAX = 1000
+
+_GATHER: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _gather_map(d: int) -> tuple[np.ndarray, np.ndarray]:
+    """The svec position of every entry of a ``d x d`` matrix (``"scs"`` order) and the svec scale vector."""
+    if d not in _GATHER:
+        jj, ii = np.triu_indices(d)                 # svec_indices(d, "scs"): i >= j, column-major
+        pos = np.empty((d, d), dtype=np.intp)
+        pos[ii, jj] = np.arange(ii.size)
+        pos[jj, ii] = np.arange(ii.size)
+        _GATHER[d] = (pos, np.where(ii == jj, 1.0, math.sqrt(2.0)))
+    return _GATHER[d]
+
+
 def _psd_block(v: np.ndarray, d: int) -> np.ndarray:
-    return smat(v, d)
+    """:func:`~sosproj.sdp.conic.smat` (bit for bit: the same division by the svec scale); below order
+    :data:`GATHER_MAX` by one gather through a cached index map (1.65 ms -> about 0.3 ms at order 496,
+    where a certificate's other work costs about 5 ms)."""
+    if d >= GATHER_MAX or np.shape(v) != (svec_dim(d),):
+        return smat(v, d)
+    pos, scale = _gather_map(d)
+    return np.take(np.asarray(v, dtype=float) / scale, pos)
 
 
 class SupportCertifier:
@@ -205,14 +228,16 @@ class SupportCertifier:
                 raise InvalidInputError("interior point has a PSD block with a non-positive diagonal")
             D = 1.0 / np.sqrt(dg)
             mu = lambda_min_lower(S * D[:, None] * D[None, :])
-            if not (mu > 0 and lambda_min_lower(S) > 0):
+            t0 = time.perf_counter()
+            mu1 = lambda_min_lower(S)              # computed once: the check below and the unscaled bound
+            seconds = time.perf_counter() - t0
+            if not (mu > 0 and mu1 > 0):
                 raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)")
             scales.append(D)
             mus.append(mu)
-            t0 = time.perf_counter()
-            mus1.append(lambda_min_lower(S))
+            mus1.append(mu1)
             if d == max(cones_d for _, cones_d in self.psd):
-                self.lambda_min_seconds = time.perf_counter() - t0
+                self.lambda_min_seconds = seconds
         self.interior = xc
         self.interior_scales = scales
         self.interior_mu = mus
