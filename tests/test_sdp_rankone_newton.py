@@ -424,3 +424,54 @@ def test_a_time_limited_run_is_not_handed_to_the_fallback_and_a_refused_fallback
     assert capped.status == "max_iter" and handed == [1]
     assert capped.extra["fallback"].startswith("refused:") and "5151 rows" in capped.extra["fallback"]
     assert capped.extra["cert_upper"] >= capped.extra["cert_lower"]
+
+
+def _recomputed(R, prob, sol) -> dict:
+    """The certificate of the returned (x, y), recomputed by a fresh certifier (no cached lambda_min bound)."""
+    cert = SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
+    return cert.bounds(prob.q, sol.x, sol.y, point_value=float(prob.q @ sol.x), repair=False)
+
+
+@pytest.mark.parametrize("n", [6, 10])
+def test_the_reported_certificate_is_the_one_recomputed_on_the_returned_multiplier(n):
+    # the final certificate reuses the lambda_min bound computed when the best multiplier was certified, and
+    # the rough phase's exact bound is skipped: what is reported must be what a fresh certifier computes
+    R, W, _ = tensor_case(n, seed=n + 1)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    sol = RankOneNewtonBackend(prob, tol=1e-7, **settings).solve()
+    ref = _recomputed(R, prob, sol)
+    assert sol.status == "solved" and ref["relative_gap"] <= sol.extra["cert_gap_tol"]
+    assert sol.extra["cert_relative_gap"] == pytest.approx(ref["relative_gap"], rel=1e-9, abs=1e-15)
+    assert sol.extra["cert_lower"] == pytest.approx(ref["lower"], rel=1e-12)
+
+
+@pytest.mark.parametrize("check_updates", [True, False])
+def test_a_skipped_certificate_never_reports_an_uncertified_answer_as_certified(check_updates):
+    # the rough phase certified dr_gap = 2e-2 by its Cholesky check, so its exact lambda_min bound is skipped
+    # (gap_tol is far below it); one Newton step cannot reach gap_tol = 1e-11: the answer must say so, with
+    # the certificate of the multiplier it returns
+    R, W, _ = tensor_case(8, seed=3)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-12, 3)
+    sol = RankOneNewtonBackend(prob, tol=1e-12, max_iter=1, rounds=1, check_updates=check_updates,
+                               **settings).solve()
+    ref = _recomputed(R, prob, sol)
+    assert sol.extra["dr_status"] == "certified"
+    assert sol.status != "solved" and sol.raw_status == "certified gap not reached"
+    assert ref["relative_gap"] > sol.extra["cert_gap_tol"]
+    assert sol.extra["cert_relative_gap"] == pytest.approx(ref["relative_gap"], rel=1e-9)
+    # the bounds are valid: the upper bound is above the candidate's value
+    assert -sol.extra["cert_lower"] >= -float(prob.q @ sol.x) - 1e-12
+
+
+def test_bounds_reuses_a_given_lower_bound_as_it_is():
+    R, W, _ = tensor_case(5, seed=2)
+    prob = compile_support(R, 3, W)
+    res = solve(prob, solver="clarabel", tol=1e-9)
+    cert = SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
+    low = cert.lower(prob.q, res.y_dual)
+    a = cert.bounds(prob.q, res.x, res.y_dual, repair=False)
+    b = cert.bounds(prob.q, res.x, res.y_dual, repair=False, low=low)
+    assert a.keys() == b.keys()
+    assert all(a[k] == b[k] or (np.isnan(a[k]) and np.isnan(b[k])) for k in a)

@@ -220,28 +220,45 @@ class SupportCertifier:
         s = self.b - self.A @ xc
         if np.max(np.abs(s[self.zero]), initial=0.0) > 1e-9 or np.any(s[self.nonneg] <= 0):
             raise InvalidInputError("interior point violates the equalities or a scalar inequality")
-        scales, mus, mus1 = [], [], []
+        scales, mus1 = [], []
         for sl, d in self.psd:
             S = _psd_block(s[sl], d)
             dg = np.diag(S)
             if np.any(dg <= 0):
                 raise InvalidInputError("interior point has a PSD block with a non-positive diagonal")
             D = 1.0 / np.sqrt(dg)
-            mu = lambda_min_lower(S * D[:, None] * D[None, :])
             t0 = time.perf_counter()
             mu1 = lambda_min_lower(S)              # computed once: the check below and the unscaled bound
             seconds = time.perf_counter() - t0
-            if not (mu > 0 and mu1 > 0):
+            if not mu1 > 0:
                 raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)")
             scales.append(D)
-            mus.append(mu)
             mus1.append(mu1)
             if d == max(cones_d for _, cones_d in self.psd):
                 self.lambda_min_seconds = seconds
         self.interior = xc
         self.interior_scales = scales
-        self.interior_mu = mus
+        self._interior_mu: list[float] | None = None
         self.interior_mu_unscaled = mus1
+
+    @property
+    def interior_mu(self) -> list[float]:
+        r"""``lambda_min`` bounds of the interior point's Jacobi-scaled blocks :math:`D_jS_j(x_c)D_j`, computed on
+        first use (only the primal repair needs them: one order-N bound less per certifier when the
+        repair is not asked for, as in ``solver="rankone_newton"``). Positive whenever the unscaled bounds
+        are (congruence); a non-positive one is refused as before."""
+        if self._interior_mu is None:
+            assert self.interior is not None
+            s = self.b - self.A @ self.interior
+            mus = []
+            for (sl, d), D in zip(self.psd, self.interior_scales):
+                S = _psd_block(s[sl], d)
+                mu = lambda_min_lower(S * D[:, None] * D[None, :])
+                if not mu > 0:
+                    raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)")
+                mus.append(mu)
+            self._interior_mu = mus
+        return self._interior_mu
 
     # ------------------------------------------------------------------ dual side
     def _repaired(self, q: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, float, float, float]:
