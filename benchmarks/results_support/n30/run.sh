@@ -1,7 +1,8 @@
 #!/bin/bash
 # issue 15, session n30: the same-run measurement of the n30 branch against main d221599 (BASE snapshot,
 # `git archive d221599 sosproj | tar -x -C /tmp/n30_base`) and the ADMM; one BLAS thread, CPU and wall.
-# Run from the worktree root with PYTHONPATH=$PWD. Raw output: same_run.txt, per-tensor JSON same_run_n*.json.
+# Run from the worktree root: PYTHONPATH=$PWD benchmarks/results_support/n30/run.sh > benchmarks/results_support/n30/same_run.txt
+# (raw output same_run.txt, per-tensor JSON same_run_n*.json; run1_c9e0ae6_* is the same script on commit c9e0ae6).
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 OUT=benchmarks/results_support/n30
 uptime
