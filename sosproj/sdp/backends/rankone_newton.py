@@ -313,6 +313,11 @@ class RankOneNewtonBackend(SolverBackend):
 
         capped_steps, capped_status = 0, "off"
         neg = NegativeEigenpairs(feas.N, method=method, device=self.device)
+        if flat_bound is not None and cap is None:
+            # the flattening start's first reflection has about n negative eigenvalues (30-31 at n = 30): the
+            # first exact decomposition asks for that many at once instead of doubling from 6 (6, 12, 24,
+            # 48: four partial decompositions). A hint only: it still doubles while the last one is negative
+            neg.n_neg = int(self.rounding.R.system.n_vars)
         if cap is not None:
             # stage one: partial projections; without its goal within half the cap it hands over
             # to the full projections anyway (from its last point) and says so
