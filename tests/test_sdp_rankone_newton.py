@@ -475,3 +475,22 @@ def test_bounds_reuses_a_given_lower_bound_as_it_is():
     b = cert.bounds(prob.q, res.x, res.y_dual, repair=False, low=low)
     assert a.keys() == b.keys()
     assert all(a[k] == b[k] or (np.isnan(a[k]) and np.isnan(b[k])) for k in a)
+
+
+def test_the_face_block_filter_keeps_warm_decompositions_exact():
+    # W = Z - sigma Y at a rank-one face: one eigenvalue far below a positive spectrum, moving slowly between
+    # Newton steps. The degree-8 filter (FACE_EIG) reaches the 1e-10 residual from the last block, so only the
+    # first call decomposes exactly, and every answer equals the full eigendecomposition's projection
+    d = 120
+    rng = np.random.default_rng(9)
+    B = rng.standard_normal((d, d))
+    Z = B @ B.T / d + 0.02 * np.eye(d)
+    v = rng.standard_normal(d)
+    part, full = PartialPsdBlock(d), _PsdBlock(d, single=False)
+    for step in range(6):
+        u = v + 0.05 * step * rng.standard_normal(d)
+        W = Z - (8.0 + step) * np.outer(u, u) / (u @ u) + 1e-3 * step * np.eye(d)
+        (p1, m1), (p2, m2) = full.decompose(svec(W)), part.decompose(svec(W))
+        assert part.partial and part.lam_n.size == 1
+        assert np.allclose(p1, p2, atol=1e-9) and np.allclose(m1, m2, atol=1e-9)
+    assert part.neg.method == "filter" and part.neg.exact_calls == 1 and part.missed_calls == 0
