@@ -229,7 +229,8 @@ class CubeTablesProjector:
                     "including 0 (the empty set); pass None for the full moment matrix")
         basis = full if rows is None else int(rows.size)
         n_mom = sum(math.comb(self.n, j) for j in range(top + 1))
-        check_memory(8.0 * ((10 + 2 * int(options.get("anderson", 0) or 0)) * basis * basis + 6 * n_mom),
+        self.anderson = check_int(options.get("anderson", 0), "anderson", minimum=0)
+        check_memory(8.0 * ((10 + 2 * self.anderson) * basis * basis + 6 * n_mom),
                      f"the degree-{self.degree} cube relaxation (moment matrix order {basis})")
         self.index = SubsetIndex(self.n, top)
         self.basis_size = basis
@@ -262,7 +263,6 @@ class CubeTablesProjector:
         self.gap_tol = None if gap_tol is None else check_positive(gap_tol, "gap_tol")
         self.init = options.get("init", "zero")
         check_choice(self.init, "init", INITS)
-        self.anderson = check_int(options.get("anderson", 0), "anderson", minimum=0)
         self._warm: tuple[np.ndarray, float] | None = None
         self._stein_next = True
 
