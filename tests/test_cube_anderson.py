@@ -127,12 +127,12 @@ def test_anderson_option_is_checked() -> None:
 
 
 def test_pipeline_default_acceleration_reads_public_quantities_only(monkeypatch) -> None:
-    """The release's cube step gets CUBE_ANDERSON (10) when its moment-matrix order (a function of n and the
+    """The release's cube step gets CUBE_ANDERSON (20) when its moment-matrix order (a function of n and the
     workload only) is at most CUBE_ANDERSON_MAX_ORDER, else 0; datasets of the same shape get the same."""
     import sosproj.mechanisms.marginals_pipeline as mp
     from sosproj.data.domain import Dataset, Domain
 
-    assert mp.CUBE_ANDERSON == 10 and mp.CUBE_ANDERSON_MAX_ORDER == 300
+    assert mp.CUBE_ANDERSON == 20 and mp.CUBE_ANDERSON_MAX_ORDER == 300
     seen: list = []
     orig = cta.CubeTablesProjector.__init__
 
@@ -150,4 +150,4 @@ def test_pipeline_default_acceleration_reads_public_quantities_only(monkeypatch)
             rel = mp.release(Dataset(X, Domain.from_sizes([2] * n)), 3, epsilon=1.0, delta=1e-9, rng=seed)
             assert rel.info["reconstruction_info"]["binary_step"] == "cube"
             assert rel.info["reconstruction_info"]["converged"]
-    assert seen == [10, 10, 0, 0]
+    assert seen == [20, 20, 0, 0]

@@ -296,10 +296,11 @@ CUBE_INIT = "cumulant"
 #: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`: safeguarded type-II Anderson acceleration of
 #: its ADMM fixed-point map; 0 = the plain ADMM), used up to moment-matrix order :data:`CUBE_ANDERSON_MAX_ORDER`
 #: (measured on nltcs, order 137; larger orders keep the plain ADMM until measured). Same problem, same stop,
-#: same certificate: on the captured nltcs cube problems (5 seeds, benchmarks/results_peers/runtime_v12/) the
-#: iterations fell 0.56x / 0.57x / 0.67x / 0.56x at epsilon 0.3 / 1 / 3 / 10 and the cube CPU 0.66x / 0.67x /
-#: 0.88x / 0.71x; a constant, so public.
-CUBE_ANDERSON = 10
+#: same certificate. On the captured nltcs cube problems (5 seeds each, same run, interleaved;
+#: benchmarks/results_peers/runtime_v12/captured_memory.txt) memory 20 took 0.56x / 0.49x / 0.46x / 0.43x the
+#: plain ADMM's iterations at epsilon 0.3 / 1 / 3 / 10 and 0.74x / 0.64x / 0.64x / 0.59x its CPU (memory 10:
+#: 0.69x / 0.67x / 0.88x / 0.72x CPU; 30: 0.80x / 0.63x / 0.68x / 0.60x); a constant, so public.
+CUBE_ANDERSON = 20
 #: largest moment-matrix order given :data:`CUBE_ANDERSON` (the memory is ``2 m`` matrices of that order)
 CUBE_ANDERSON_MAX_ORDER = 300
 
