@@ -355,10 +355,14 @@ class CubeTablesProjector:
         it = 0
         mem = self.anderson
         if mem:
-            # Anderson memory: differences of residuals g = T(v) - v and of images T(v), and their Gram matrix
-            dG = np.empty((mem, N * N))
+            # Anderson memory: differences of the residuals g = T(v) - v (upper triangle: the least squares
+            # fit reads each symmetric pair once, half the memory traffic) and of the images T(v) (full),
+            # with the Gram matrix of the residual differences
+            upper = np.flatnonzero(np.triu(np.ones((N, N), dtype=bool)))
+            dG = np.empty((mem, upper.size))
             dT = np.empty((mem, N * N))
             gram = np.zeros((mem, mem))
+            h_prev = np.zeros(mem)                                  # dG @ g of the previous iterate
         n_hist = slot = 0
         last: tuple[np.ndarray, np.ndarray] | None = None       # (g, T(v)) of the previous iterate
         pending = False                                         # the current v is an Anderson extrapolation
@@ -371,10 +375,11 @@ class CubeTablesProjector:
             f[0] = 1.0
             Mf = self.moment_matrix(f)
             X_old = X
-            Mh = self.alpha * Mf + (1.0 - self.alpha) * X_old       # over-relaxation
             if mem:
-                w = Mh + L                                          # T(v) for v = X + L
-                gv = self.alpha * (Mf - X_old)                      # g(v) = T(v) - v
+                gv = Mf - X_old
+                gv *= self.alpha                                    # g(v) = T(v) - v for v = X + L
+                w = X_old + gv                                      # the over-relaxed M(f) ...
+                w += L                                              # ... + L = T(v)
                 res = float(np.linalg.norm(gv))
                 if pending:
                     pending = False
@@ -387,21 +392,27 @@ class CubeTablesProjector:
                         continue
                     n_acc += 1
                 res_prev = res
-                gr, wr = gv.ravel(), w.ravel()
+                gr, wr = gv.ravel()[upper], w.ravel()
                 if last is not None:
                     np.subtract(gr, last[0], out=dG[slot])
                     np.subtract(wr, last[1], out=dT[slot])
                     n_hist = min(n_hist + 1, mem)
-                    row = dG[:n_hist] @ dG[slot]
+                h = dG[:n_hist] @ gr
+                if last is not None:
+                    # Gram row of the new difference dG[slot] = g - g_prev: dG[j] . g - dG[j] . g_prev, the
+                    # second term kept from the previous iterate (row j unchanged for j != slot)
+                    row = h - h_prev[:n_hist]
+                    row[slot] = float(dG[slot] @ dG[slot])
                     gram[slot, :n_hist] = row
                     gram[:n_hist, slot] = row
                     slot = (slot + 1) % mem
-                last = (gr, wr)                                      # never written in place
+                last = (gr, wr)                                     # never written in place
+                h_prev[:n_hist] = h
                 if n_hist:
                     G = gram[:n_hist, :n_hist]
                     G = G + (ANDERSON_REG * float(np.trace(G)) + 1e-300) * np.eye(n_hist)
                     try:
-                        gamma = np.linalg.solve(G, dG[:n_hist] @ gr)
+                        gamma = np.linalg.solve(G, h)
                     except np.linalg.LinAlgError:
                         n_hist = slot = 0
                         last = None
@@ -412,6 +423,7 @@ class CubeTablesProjector:
                 X = self._psd(w)
                 L = w - X
             else:
+                Mh = self.alpha * Mf + (1.0 - self.alpha) * X_old   # over-relaxation
                 X = self._psd(Mh + L)
                 L += Mh - X
             r_p = float(np.linalg.norm(Mf - X))
