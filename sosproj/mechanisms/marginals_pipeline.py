@@ -297,9 +297,10 @@ CUBE_INIT = "cumulant"
 #: its ADMM fixed-point map; 0 = the plain ADMM), used up to moment-matrix order :data:`CUBE_ANDERSON_MAX_ORDER`
 #: (measured on nltcs, order 137; larger orders keep the plain ADMM until measured). Same problem, same stop,
 #: same certificate. On the captured nltcs cube problems (5 seeds each, same run, interleaved;
-#: benchmarks/results_peers/runtime_v12/captured_memory.txt) memory 20 took 0.56x / 0.49x / 0.46x / 0.43x the
-#: plain ADMM's iterations at epsilon 0.3 / 1 / 3 / 10 and 0.74x / 0.64x / 0.64x / 0.59x its CPU (memory 10:
-#: 0.69x / 0.67x / 0.88x / 0.72x CPU; 30: 0.80x / 0.63x / 0.68x / 0.60x); a constant, so public.
+#: benchmarks/results_peers/runtime_v12/captured_final.txt) memory 20 took 0.56x / 0.47x / 0.44x / 0.44x the
+#: plain ADMM's iterations at epsilon 0.3 / 1 / 3 / 10 and 0.68x / 0.56x / 0.56x / 0.56x its CPU. Memory 10 and
+#: 30 (first implementation, captured_memory.txt): 0.69x / 0.67x / 0.88x / 0.72x and 0.80x / 0.63x / 0.68x /
+#: 0.60x CPU against 0.74x / 0.64x / 0.64x / 0.59x for 20; a constant, so public.
 CUBE_ANDERSON = 20
 #: largest moment-matrix order given :data:`CUBE_ANDERSON` (the memory is ``2 m`` matrices of that order)
 CUBE_ANDERSON_MAX_ORDER = 300
