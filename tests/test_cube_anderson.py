@@ -155,3 +155,15 @@ def test_pipeline_default_acceleration_reads_public_quantities_only(monkeypatch)
             assert rel.info["reconstruction_info"]["binary_step"] == "cube"
             assert rel.info["reconstruction_info"]["converged"]
     assert seen == [20, 20, 0, 0]
+
+
+def test_mirror_lower_is_bit_identical_to_tril() -> None:
+    from sosproj.sdp.cube_tables_admm import _mirror_lower
+
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 7, 137, 600):
+        low = rng.standard_normal((n, n)) * 10.0 ** rng.integers(-300, 300, (n, n))
+        low[rng.random((n, n)) < 0.1] = -0.0
+        ref = np.tril(low) + np.tril(low, -1).T
+        out = _mirror_lower(low)
+        assert out.tobytes() == ref.tobytes()

