@@ -11,7 +11,7 @@ import pytest
 from scipy.optimize import brentq
 
 from sosproj.errors import InvalidParameterError
-from sosproj.privacy.calibration import _log_delta, brent_root
+from sosproj.privacy.calibration import _log_delta, _log_sigma_bracket, brent_root
 
 
 @pytest.mark.parametrize("eps", [1e-3, 0.03, 0.3, 1.0, 3.0, 10.0, 40.0])
@@ -22,12 +22,8 @@ def test_calibration_root_is_scipys_bit_for_bit(eps: float, delta: float) -> Non
     def f(x: float) -> float:
         return _log_delta(math.exp(x), eps, 1.0) - ld
 
-    lo = math.log(max(1e-3, math.sqrt(2.0 * math.log(1.25 / delta)) / eps) * 1e-3)
-    hi = math.log(math.sqrt(2.0 * math.log(2.0 / delta)) / eps + 10.0)
-    while f(lo) <= 0.0:
-        lo -= 5.0
-    while f(hi) > 0.0:
-        hi += 2.0
+    lo, hi = _log_sigma_bracket(f, eps, delta)
+    assert f(lo) > 0.0 >= f(hi)
     kw = dict(xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
     assert brent_root(f, lo, hi, **kw) == brentq(f, lo, hi, **kw)
 

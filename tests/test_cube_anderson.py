@@ -9,29 +9,10 @@ import numpy as np
 import pytest
 
 import sosproj.sdp.cube_tables_admm as cta
-from sosproj.data.contingency import SubsetIndex, TableLayout, contingency_tables, fourier_form
 from sosproj.errors import InputTypeError, InvalidParameterError
 from sosproj.sdp.cube_gap import certified_distance, measured_count
 from sosproj.sdp.cube_tables_admm import CubeTablesProjector
-
-
-def _problem(seed: int = 0, n: int = 5, m: int = 40, noise: float = 0.05):
-    rng = np.random.default_rng(seed)
-    D = (rng.random((m, n)) < 0.3).astype(np.uint8)
-    lay = TableLayout.all_k_way(n, 3)
-    tabs = contingency_tables(D, lay, flat=True) / m
-    tabs = tabs + rng.normal(0.0, noise, tabs.shape)             # noisy: the PSD constraint is active
-    return n, fourier_form(tabs, lay, SubsetIndex(n, 3))
-
-
-def _full(proj: CubeTablesProjector, g: np.ndarray) -> np.ndarray:
-    gg = np.zeros(proj.n_moments)
-    gg[:g.size] = g
-    return gg
-
-
-def _a_dist(proj: CubeTablesProjector, f: np.ndarray, h: np.ndarray) -> float:
-    return float(np.sqrt(np.sum(proj.a * (f - h) ** 2)))
+from tests.test_cube_gap import _a_dist, _full, _problem
 
 
 @pytest.fixture(scope="module")

@@ -149,6 +149,18 @@ def brent_root(f: Callable[[float], float], xa: float, xb: float, xtol: float = 
     raise RuntimeError(f"brent_root: no convergence in {maxiter} iterations")
 
 
+def _log_sigma_bracket(f: Callable[[float], float], epsilon: float, delta: float) -> tuple[float, float]:
+    """``(lo, hi)`` in log(sigma) with ``f(lo) > 0 >= f(hi)`` for ``f`` = log profile minus log delta (which
+    decreases strictly in sigma), widened from the classical and paper sigmas."""
+    lo = math.log(max(1e-3, math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon) * 1e-3)
+    hi = math.log(math.sqrt(2.0 * math.log(2.0 / delta)) / epsilon + 10.0)
+    while f(lo) <= 0.0:
+        lo -= 5.0
+    while f(hi) > 0.0:
+        hi += 2.0
+    return lo, hi
+
+
 def _analytic_sigma(epsilon: float, delta: float) -> float:
     """Smallest sigma (sensitivity 1) whose exact profile at epsilon is <= delta."""
     log_delta = math.log(delta)
@@ -156,13 +168,7 @@ def _analytic_sigma(epsilon: float, delta: float) -> float:
     def f(log_sigma: float) -> float:
         return _log_delta(math.exp(log_sigma), epsilon, 1.0) - log_delta
 
-    # Bracket in log(sigma): the profile decreases strictly in sigma.
-    lo = math.log(max(1e-3, math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon) * 1e-3)
-    hi = math.log(math.sqrt(2.0 * math.log(2.0 / delta)) / epsilon + 10.0)
-    while f(lo) <= 0.0:
-        lo -= 5.0
-    while f(hi) > 0.0:
-        hi += 2.0
+    lo, hi = _log_sigma_bracket(f, epsilon, delta)
     x = brent_root(f, lo, hi, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
     sigma = math.exp(x)
     # Brent's method returns a point within tolerance on either side, and the profile itself is
