@@ -292,6 +292,26 @@ CUBE_GAP_TOL: float | None = 0.05
 #: The block-cube step (table metric, principal submatrix) keeps ``"zero"``.
 CUBE_INIT = "cumulant"
 
+#: Anderson memory of the full cube step in the measurement metric (``anderson`` of
+#: :class:`~sosproj.sdp.cube_tables_admm.CubeTablesProjector`: safeguarded type-II Anderson acceleration of
+#: its ADMM fixed-point map; 0 = the plain ADMM), used up to moment-matrix order :data:`CUBE_ANDERSON_MAX_ORDER`
+#: (measured on nltcs, order 137; larger orders keep the plain ADMM until measured). Same problem, same stop,
+#: same certificate. On the captured nltcs cube problems (5 seeds each, same run, interleaved;
+#: benchmarks/results_peers/runtime_v12/captured_final.txt) memory 20 took 0.56x / 0.47x / 0.44x / 0.44x the
+#: plain ADMM's iterations at epsilon 0.3 / 1 / 3 / 10 and 0.68x / 0.56x / 0.56x / 0.56x its CPU. Memory 10 and
+#: 30 (first implementation, captured_memory.txt): 0.69x / 0.67x / 0.88x / 0.72x and 0.80x / 0.63x / 0.68x /
+#: 0.60x CPU against 0.74x / 0.64x / 0.64x / 0.59x for 20; a constant, so public.
+CUBE_ANDERSON = 20
+#: largest moment-matrix order given :data:`CUBE_ANDERSON` (the memory is ``2 m`` matrices of that order)
+CUBE_ANDERSON_MAX_ORDER = 300
+
+
+def _cube_order(n: int, degree: int, basis: Any) -> int:
+    """Order of the cube step's moment matrix: ``len(basis)``, or the number of subsets of size <= degree/2."""
+    if basis is not None:
+        return len(basis)
+    return sum(math.comb(n, j) for j in range(min(degree // 2, n) + 1))
+
 
 def binary_step(layout: ResidualLayout, snr: float) -> str:
     """The binary ``reconstruction="auto"`` step on this (public) layout at this public SNR.
@@ -794,7 +814,9 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     own = weights is None or (basis is None and np.array_equal(w, meas.weights))
     proj = CubeTablesProjector(n, deg, a[:low], tol=cube_tolerance(tol), max_iter=int(options.get("max_iter", 1000)),
                                basis=basis, gap_tol=CUBE_GAP_TOL if own else None,
-                               init=CUBE_INIT if own else "zero")
+                               init=CUBE_INIT if own else "zero",
+                               anderson=CUBE_ANDERSON if own and _cube_order(n, deg, basis) <= CUBE_ANDERSON_MAX_ORDER
+                               else 0)
     f_cube, cinfo = proj.solve(g[:low], warm_start=False, on_fail="return")
     f = g.copy()
     f[:min(low, f_cube.size)] = f_cube[:low]
