@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse as sp
 
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
@@ -96,6 +97,7 @@ class PartialPsdBlock(_PsdBlock):
         self._chol: list[tuple[float, np.ndarray]] | None = None
         self.partial_calls = self.full_calls = self.missed_calls = 0
         self._exact_seen = 0
+        self._tan_rc: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         # gather map svec position -> matrix entry (faster than the parent's scatter), below FAST_SVEC_MIN only:
         # above it the contiguous copies are faster and the map would be one more N x N array
         self._gather: np.ndarray | None = None
@@ -228,6 +230,53 @@ class PartialPsdBlock(_PsdBlock):
             return h - sym
         P += P.T
         return h - self.to_svec(P)
+
+    def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
+        r"""The Jacobian's defect :math:`I - \mathcal J` as an exact rank-:math:`N` factorization
+        :math:`S\,\mathcal N\,S^\top` in svec coordinates, for one negative eigenpair :math:`(\lambda, q)`
+        (``None`` with more or none, or after a full decomposition).
+
+        With :math:`\Phi(x) = xq^\top + qx^\top` (:math:`\mathbb R^N\to\mathbb S^N`; column :math:`i` of ``S``
+        is the svec of :math:`\Phi(e_i)`, at most :math:`N` nonzeros) the Jacobian of the module docs gives
+        :math:`(I-\mathcal J)\Phi(x) = \Phi(\mathcal M x)` with
+        :math:`\mathcal M = qq^\top + |\lambda|\,P_+(W - \lambda I)^{-1}P_+` (the identity on :math:`qq^\top`,
+        the resolvent on the cross part), and :math:`I - \mathcal J` vanishes on the orthogonal complement
+        of :math:`\Phi(\mathbb R^N)`. As :math:`\Phi^*\Phi = 2(I + qq^\top)`,
+        :math:`I - \mathcal J = \Phi\,\mathcal N\,\Phi^*` with
+        :math:`\mathcal N^{-1} = 2(I + qq^\top)\mathcal M^{-1} = 4qq^\top + 2P_+(W - \lambda I)P_+/|\lambda|`,
+        returned explicitly (no inverse). The Newton matrix is then a rank-:math:`N` downdate of the ADMM's
+        normal matrix, which :meth:`~sosproj.sdp.backends.ssnal.SsnalBackend._newton_dir` inverts by
+        Woodbury (its CG preconditioner). Returns ``(S, N^{-1})``.
+        """
+        if not self.partial or self.lam_n.size != 1 or self.M is None:
+            return None
+        d = self.d
+        if self._tan_rc is None:
+            # fixed pattern: svec row p = (r, c) holds q_c in column r and q_r in column c (2 q_r once on
+            # the diagonal), scaled like svec; built once, only the values follow q
+            r, c = np.divmod(self.proj.lower, d)
+            p = np.arange(r.size)
+            off = r != c
+            rows = np.concatenate([p, p[off]])
+            cols = np.concatenate([r, c[off]])
+            other = np.concatenate([c, r[off]])
+            coef = np.concatenate([np.where(off, self.proj.scale, 2.0), self.proj.scale[off]])
+            ids = sp.csc_matrix((np.arange(1, rows.size + 1, dtype=float), (rows, cols)),
+                                shape=(r.size, d))
+            perm = ids.data.astype(np.intp) - 1
+            self._tan_rc = (ids.indices, ids.indptr, other[perm], coef[perm])
+        indices, indptr, other, coef = self._tan_rc
+        q = self.Qn[:, 0]
+        lam = float(self.lam_n[0])
+        S = sp.csc_matrix((coef * q[other], indices, indptr), shape=(self.proj.lower.size, d))
+        Mq = self.M @ q
+        X = self.M - np.outer(q, Mq)
+        X -= np.outer(Mq, q)
+        X += (float(q @ Mq) + lam) * np.outer(q, q)   # P+ M P+ + lam qq'
+        X[np.diag_indices(d)] -= lam                    # P+ (M - lam I) P+
+        X *= 2.0 / (-lam)
+        X += 4.0 * np.outer(q, q)
+        return S, X
 
     def jacobian_diag(self) -> np.ndarray:
         """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``)."""

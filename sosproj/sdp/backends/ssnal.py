@@ -70,6 +70,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, SolverNotAvailableError
 from sosproj.sdp.backends.admm import AdmmBackend
@@ -220,7 +222,7 @@ class SsnalBackend(AdmmBackend):
     warm_start = True
     options = {**AdmmBackend.options, "admm_tol": 1e-4, "admm_max_iter": 2000, "sigma_factor": 3.0,
                "cg_max_iter": 200, "cg_rtol": 1e-2, "max_outer": 100, "jd_floor": 1e-2,
-               "single_jacobian": True,
+               "single_jacobian": True, "tangent_precond": True,
                "newton_verbose": False}
 
     @classmethod
@@ -246,6 +248,8 @@ class SsnalBackend(AdmmBackend):
         self.max_outer = int(o["max_outer"])
         self.newton_verbose = bool(o["newton_verbose"])
         self.jd_floor = float(o["jd_floor"])
+        self.tangent_precond = bool(o["tangent_precond"])
+        self._block_AT: dict[tuple[int, int], tuple[int, Any, np.ndarray, np.ndarray]] = {}
         self.stop_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
         self.inner_target: float | None = None
         if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
@@ -301,17 +305,100 @@ class SsnalBackend(AdmmBackend):
             jd[sl] = blk.jacobian_diag()
         return self.normal_factor(self.rv * np.maximum(jd, self.jd_floor))
 
+    def _woodbury(self, fac: tuple[np.ndarray, Any]) -> Callable[[np.ndarray], np.ndarray] | None:
+        r"""The CG preconditioner with the exact Jacobian of a block on a rank-one face (issue 15, n30b).
+
+        A block whose ``tangent()`` gives :math:`I - \mathcal J = S\mathcal NS^\top` (one negative
+        eigenvalue, :meth:`~sosproj.sdp.partial_newton.PartialPsdBlock.tangent`) and whose penalty is one
+        :math:`\sigma` turns the Newton matrix into :math:`K - \sigma E\mathcal NE^\top`, :math:`E = A_b^\top S`
+        (:math:`n\times N`, sparse), :math:`K` the diagonal-Jacobian normal matrix of :meth:`_preconditioner`.
+        Woodbury: :math:`(K - \sigma E\mathcal NE^\top)^{-1} = K^{-1} + K^{-1}E\,\Gamma^{-1}E^\top K^{-1}` with
+        the capacitance :math:`\Gamma = \mathcal N^{-1}/\sigma - E^\top K^{-1}E` (:math:`N\times N`, one
+        Cholesky; :math:`K^{-1}` is diagonal plus the coupled rows' Woodbury, so :math:`E^\top K^{-1}E` costs
+        two sparse products and one small solve). CG still runs against the true Hessian (the float
+        rounding and the ``eps`` shift are all that is left to it). ``None`` (the diagonal preconditioner)
+        without such a block, with several, or when :math:`\Gamma` is not numerically positive definite.
+        """
+        faces = []
+        for sl, blk in self.blocks:
+            tan = getattr(blk, "tangent", None)
+            t = tan() if tan is not None else None
+            if t is None:
+                continue
+            rv = self.rv[sl]
+            if rv.size == 0 or float(np.ptp(rv)) > 0.0:
+                return None
+            faces.append((sl, float(rv[0]), t))
+        if len(faces) != 1:
+            return None
+        sl, sig, (S, Ninv) = faces[0]
+        E, ET = self._tangent_image(sl, S)
+        Dinv, K_chol = fac
+        DE = sp.csc_matrix((E.data * Dinv[E.indices], E.indices, E.indptr), shape=E.shape)
+        gam = Ninv / sig - (ET @ DE).toarray()
+        if K_chol is not None:          # K^{-1} = D^{-1} - D^{-1}C' Kc^{-1} C D^{-1}, Kc = L L'
+            CDE = self.C @ DE
+            CDE = CDE.toarray() if sp.issparse(CDE) else np.asarray(CDE)
+            Y = sla.solve_triangular(K_chol[0], CDE, lower=bool(K_chol[1]), trans=0 if K_chol[1] else 1,
+                                     check_finite=False)
+            gam += Y.T @ Y
+        gam = 0.5 * (gam + gam.T)
+        try:
+            gchol = sla.cho_factor(gam, lower=True, check_finite=False)
+        except np.linalg.LinAlgError:
+            return None
+
+        def apply(r: np.ndarray) -> np.ndarray:
+            z = self.normal_solve(r, fac)
+            w = sla.cho_solve(gchol, ET @ z, check_finite=False)
+            return z + self.normal_solve(E @ w, fac)
+
+        return apply
+
+    def _tangent_image(self, sl: slice, S: sp.csc_matrix) -> tuple[sp.csc_matrix, sp.csr_matrix]:
+        """``E = A_b' S`` and its transpose for the block rows ``sl``; ``S``'s pattern is fixed per block, so
+        the product's pattern and the linear map ``S.data -> E.data`` are built once (one sparse matvec
+        per Newton step after that)."""
+        key = (sl.start, sl.stop)
+        tmpl = self._block_AT.get(key)
+        if tmpl is None or tmpl[0] != S.nnz:
+            Ab = self.A[sl].tocsr()
+            p = S.indices                                   # svec row of each entry of S
+            col = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
+            cnt = np.diff(Ab.indptr)[p]
+            t = np.repeat(np.arange(S.nnz), cnt)
+            starts = np.repeat(Ab.indptr[p], cnt)
+            within = np.arange(t.size) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+            alpha, a = Ab.indices[starts + within], Ab.data[starts + within]
+            n = self.A.shape[1]
+            keys = col[t].astype(np.int64) * n + alpha
+            uniq, pos = np.unique(keys, return_inverse=True)
+            emap = sp.csr_matrix((a, (pos, t)), shape=(uniq.size, S.nnz))
+            e_idx = (uniq % n).astype(np.int32)
+            e_ptr = np.searchsorted(uniq // n, np.arange(S.shape[1] + 1)).astype(np.int32)
+            tmpl = (S.nnz, emap, e_idx, e_ptr)
+            self._block_AT[key] = tmpl
+        _, emap, e_idx, e_ptr = tmpl
+        data = emap @ S.data
+        n, N = self.A.shape[1], S.shape[1]
+        return (sp.csc_matrix((data, e_idx, e_ptr), shape=(n, N)),
+                sp.csr_matrix((data, e_idx, e_ptr), shape=(N, n)))
+
     def _newton_dir(self, grad: np.ndarray, active: np.ndarray, rtol: float) -> tuple[np.ndarray, int]:
         """PCG on ``(P + A' S J A + eps I) d = -grad`` preconditioned by ``(P + A' S diag(J) A)^{-1}``."""
         eps = 1e-10 * (1.0 + float(np.max(self.p_diag)))
         fac = self._preconditioner(active)
+        precond = self._woodbury(fac) if self.tangent_precond else None
+        if precond is None:
+            def precond(r: np.ndarray) -> np.ndarray:
+                return self.normal_solve(r, fac)
 
         def hess(v: np.ndarray) -> np.ndarray:
             return self.p_diag * v + self.AT @ (self.rv * self._jac(self.A @ v, active)) + eps * v
 
         d = np.zeros_like(grad)
         r = -grad
-        z = self.normal_solve(r, fac)
+        z = precond(r)
         p = z.copy()
         rz = float(r @ z)
         target = rtol * float(np.linalg.norm(r))
@@ -327,7 +414,7 @@ class SsnalBackend(AdmmBackend):
             r -= a * Hp
             if float(np.linalg.norm(r)) <= target:
                 break
-            z = self.normal_solve(r, fac)
+            z = precond(r)
             rz_new = float(r @ z)
             p = z + (rz_new / rz) * p
             rz = rz_new
