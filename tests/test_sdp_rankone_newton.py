@@ -499,23 +499,27 @@ def test_the_face_block_filter_keeps_warm_decompositions_exact():
 @pytest.mark.parametrize("d", [11, 23])
 def test_tangent_factorization_is_exactly_the_jacobian_defect(d):
     """``PartialPsdBlock.tangent``: ``I - J = S N S'`` on the whole svec space (dense check), with ``N^{-1}``
-    given explicitly; ``None`` with two negative eigenvalues, with none and after a full decomposition."""
+    given explicitly, for one and two negative eigenvalues; ``None`` with none, with more than
+    ``TANGENT_MAX_NEGATIVE`` and after a full decomposition."""
+    from sosproj.sdp.partial_newton import TANGENT_MAX_NEGATIVE
+
     rng = np.random.default_rng(d)
     B = rng.standard_normal((d, d))
     W0 = B @ B.T / d + 0.1 * np.eye(d)
-    V = np.linalg.qr(rng.standard_normal((d, 2)))[0]
+    V = np.linalg.qr(rng.standard_normal((d, TANGENT_MAX_NEGATIVE + 1)))[0]
     part = PartialPsdBlock(d)
-    for _ in range(2):                       # twice: the fixed pattern of S is reused with new values
-        W = W0 - rng.uniform(2.0, 9.0) * np.outer(V[:, 0], V[:, 0])
+    for k in (1, 1, TANGENT_MAX_NEGATIVE, 1):   # the fixed pattern of S is reused with new values
+        W = W0 - (V[:, :k] * rng.uniform(2.0, 9.0, k)) @ V[:, :k].T
         part.decompose(svec(W))
+        assert part.lam_n.size == k
         S, Ninv = part.tangent()
         m = S.shape[0]
         J = np.column_stack([part.jacobian(e) for e in np.eye(m)])
         Sd = S.toarray()
         assert np.allclose(np.eye(m) - J, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-12)
         assert np.allclose(Ninv, Ninv.T) and np.linalg.eigvalsh(Ninv)[0] > 0
-    part.decompose(svec(W0 - 3.0 * (V * [1.0, 2.0]) @ V.T))
-    assert part.partial and part.lam_n.size == 2 and part.tangent() is None
+    part.decompose(svec(W0 - 3.0 * V @ V.T))
+    assert part.partial and part.lam_n.size == TANGENT_MAX_NEGATIVE + 1 and part.tangent() is None
     part.decompose(svec(W0))
     assert part.tangent() is None
     many = np.linalg.qr(rng.standard_normal((d, MAX_NEGATIVE + 1)))[0]

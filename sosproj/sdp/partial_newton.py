@@ -71,6 +71,10 @@ KRYLOV_PASSES = 3
 #: the residual 1e-10 |W|_F: 7 of 11 decompositions of a solve fell back to the exact one; with the filter 1
 #: (the first, without a warm start). ``benchmarks/results_support/n30/notes.md``
 FACE_EIG = "filter"
+
+#: :meth:`PartialPsdBlock.tangent` (the exact Woodbury preconditioner of the Newton phase) up to this many negative
+#: eigenvalues: its capacitance matrix has order ``N k`` (one Cholesky, ``(N k)^3 / 3`` flops)
+TANGENT_MAX_NEGATIVE = 2
 FACE_FILTER_DEGREE = 8
 
 
@@ -232,23 +236,32 @@ class PartialPsdBlock(_PsdBlock):
         return h - self.to_svec(P)
 
     def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
-        r"""The Jacobian's defect :math:`I - \mathcal J` as an exact rank-:math:`N` factorization
-        :math:`S\,\mathcal N\,S^\top` in svec coordinates, for one negative eigenpair :math:`(\lambda, q)`
-        (``None`` with more or none, or after a full decomposition).
+        r"""The Jacobian's defect :math:`I - \mathcal J` as an exact factorization :math:`S\,\mathcal N\,S^\top`
+        in svec coordinates, for :math:`1\le k\le` :data:`TANGENT_MAX_NEGATIVE` negative eigenpairs
+        :math:`(\lambda_j, q_j)` (``None`` with none or more, or after a full decomposition).
 
-        With :math:`\Phi(x) = xq^\top + qx^\top` (:math:`\mathbb R^N\to\mathbb S^N`; column :math:`i` of ``S``
-        is the svec of :math:`\Phi(e_i)`, at most :math:`N` nonzeros) the Jacobian of the module docs gives
-        :math:`(I-\mathcal J)\Phi(x) = \Phi(\mathcal M x)` with
-        :math:`\mathcal M = qq^\top + |\lambda|\,P_+(W - \lambda I)^{-1}P_+` (the identity on :math:`qq^\top`,
-        the resolvent on the cross part), and :math:`I - \mathcal J` vanishes on the orthogonal complement
-        of :math:`\Phi(\mathbb R^N)`. As :math:`\Phi^*\Phi = 2(I + qq^\top)`,
-        :math:`I - \mathcal J = \Phi\,\mathcal N\,\Phi^*` with
-        :math:`\mathcal N^{-1} = 2(I + qq^\top)\mathcal M^{-1} = 4qq^\top + 2P_+(W - \lambda I)P_+/|\lambda|`,
-        returned explicitly (no inverse). The Newton matrix is then a rank-:math:`N` downdate of the ADMM's
-        normal matrix, which :meth:`~sosproj.sdp.backends.ssnal.SsnalBackend._newton_dir` inverts by
-        Woodbury (its CG preconditioner). Returns ``(S, N^{-1})``.
+        With :math:`Q = [q_1..q_k]`, :math:`P_+ = I - QQ^\top` and :math:`\Phi(X) = XQ^\top + QX^\top`
+        (:math:`\mathbb R^{N\times k}\to\mathbb S^N`; column :math:`i + jN` of ``S`` is the svec of
+        :math:`\Phi(e_ie_j^\top) = e_iq_j^\top + q_je_i^\top`, at most :math:`N` nonzeros), write
+        :math:`X = QC + X_\perp`. The Jacobian of the module docs is the identity on :math:`Q\,\mathrm{sym}(C)Q^\top`
+        and maps the cross part column by column, :math:`x_{\perp j}\mapsto m_jx_{\perp j}` with
+        :math:`m_j = |\lambda_j|(W_+ + |\lambda_j|)^{-1}` (the resolvent), and :math:`I - \mathcal J` vanishes on
+        the orthogonal complement of the range of :math:`\Phi`. As :math:`\Phi^*\Phi` is 4 on
+        :math:`Q\,\mathrm{sym}(C)` and 2 on the cross part (and :math:`\Phi` vanishes on :math:`Q\,\mathrm{skew}(C)`,
+        where any positive weight will do), :math:`I - \mathcal J = \Phi\,\mathcal N\,\Phi^*` with the
+        block-diagonal
+
+        .. math::
+
+            \mathcal N^{-1} = \operatorname{diag}_j\bigl(4QQ^\top + 2P_+(W - \lambda_jI)P_+/|\lambda_j|\bigr)
+                             = \operatorname{diag}_j\bigl(2P_+WP_+/|\lambda_j| + 2I + 2QQ^\top\bigr),
+
+        returned explicitly (no inverse; positive definite). The Newton matrix is then a rank-:math:`Nk`
+        downdate of the ADMM's normal matrix, which :meth:`~sosproj.sdp.backends.ssnal.SsnalBackend._woodbury`
+        inverts (the CG preconditioner). Returns ``(S, N^{-1})``.
         """
-        if not self.partial or self.lam_n.size != 1 or self.M is None:
+        k = self.lam_n.size
+        if not self.partial or not 1 <= k <= TANGENT_MAX_NEGATIVE or self.M is None:
             return None
         d = self.d
         if self._tan_rc is None:
@@ -266,17 +279,26 @@ class PartialPsdBlock(_PsdBlock):
             perm = ids.data.astype(np.intp) - 1
             self._tan_rc = (ids.indices, ids.indptr, other[perm], coef[perm])
         indices, indptr, other, coef = self._tan_rc
-        q = self.Qn[:, 0]
-        lam = float(self.lam_n[0])
-        S = sp.csc_matrix((coef * q[other], indices, indptr), shape=(self.proj.lower.size, d))
-        Mq = self.M @ q
-        X = self.M - np.outer(q, Mq)
-        X -= np.outer(Mq, q)
-        X += (float(q @ Mq) + lam) * np.outer(q, q)   # P+ M P+ + lam qq'
-        X[np.diag_indices(d)] -= lam                    # P+ (M - lam I) P+
-        X *= 2.0 / (-lam)
-        X += 4.0 * np.outer(q, q)
-        return S, X
+        Q, lam = self.Qn, self.lam_n
+        nnz = indices.size
+        data = np.concatenate([coef * Q[other, j] for j in range(k)])
+        S = sp.csc_matrix((data, np.tile(indices, k),
+                           np.concatenate([indptr[:-1] + j * nnz for j in range(k)] + [[k * nnz]])),
+                          shape=(self.proj.lower.size, d * k))
+        MQ = self.M @ Q
+        X = self.M - Q @ MQ.T
+        X -= MQ @ Q.T
+        X += Q @ (Q.T @ MQ) @ Q.T                     # P+ M P+
+        base = 2.0 * (Q @ Q.T)
+        base[np.diag_indices(d)] += 2.0
+        if k == 1:
+            X *= 2.0 / (-float(lam[0]))
+            X += base
+            return S, X
+        out = np.zeros((d * k, d * k))
+        for j in range(k):
+            out[j * d:(j + 1) * d, j * d:(j + 1) * d] = X * (2.0 / (-float(lam[j]))) + base
+        return S, out
 
     def jacobian_diag(self) -> np.ndarray:
         """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``)."""
@@ -285,4 +307,5 @@ class PartialPsdBlock(_PsdBlock):
         return np.ones(self.proj.lower.size)
 
 
-__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE"]
+__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
+           "TANGENT_MAX_NEGATIVE"]

@@ -249,7 +249,7 @@ class SsnalBackend(AdmmBackend):
         self.newton_verbose = bool(o["newton_verbose"])
         self.jd_floor = float(o["jd_floor"])
         self.tangent_precond = bool(o["tangent_precond"])
-        self._block_AT: dict[tuple[int, int], tuple[int, Any, np.ndarray, np.ndarray]] = {}
+        self._block_AT: dict[tuple[int, int, int, int], tuple[int, Any, np.ndarray, np.ndarray]] = {}
         self.stop_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
         self.inner_target: float | None = None
         if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
@@ -308,10 +308,10 @@ class SsnalBackend(AdmmBackend):
     def _woodbury(self, fac: tuple[np.ndarray, Any]) -> Callable[[np.ndarray], np.ndarray] | None:
         r"""The CG preconditioner with the exact Jacobian of a block on a rank-one face (issue 15, n30b).
 
-        A block whose ``tangent()`` gives :math:`I - \mathcal J = S\mathcal NS^\top` (one negative
-        eigenvalue, :meth:`~sosproj.sdp.partial_newton.PartialPsdBlock.tangent`) and whose penalty is one
+        A block whose ``tangent()`` gives :math:`I - \mathcal J = S\mathcal NS^\top` (one or two negative
+        eigenvalues, :meth:`~sosproj.sdp.partial_newton.PartialPsdBlock.tangent`) and whose penalty is one
         :math:`\sigma` turns the Newton matrix into :math:`K - \sigma E\mathcal NE^\top`, :math:`E = A_b^\top S`
-        (:math:`n\times N`, sparse), :math:`K` the diagonal-Jacobian normal matrix of :meth:`_preconditioner`.
+        (:math:`n\times Nk`, sparse), :math:`K` the diagonal-Jacobian normal matrix of :meth:`_preconditioner`.
         Woodbury: :math:`(K - \sigma E\mathcal NE^\top)^{-1} = K^{-1} + K^{-1}E\,\Gamma^{-1}E^\top K^{-1}` with
         the capacitance :math:`\Gamma = \mathcal N^{-1}/\sigma - E^\top K^{-1}E` (:math:`N\times N`, one
         Cholesky; :math:`K^{-1}` is diagonal plus the coupled rows' Woodbury, so :math:`E^\top K^{-1}E` costs
@@ -356,12 +356,12 @@ class SsnalBackend(AdmmBackend):
         return apply
 
     def _tangent_image(self, sl: slice, S: sp.csc_matrix) -> tuple[sp.csc_matrix, sp.csr_matrix]:
-        """``E = A_b' S`` and its transpose for the block rows ``sl``; ``S``'s pattern is fixed per block, so
+        """``E = A_b' S`` and its transpose for the block rows ``sl``; ``S``'s pattern is fixed per block and column count, so
         the product's pattern and the linear map ``S.data -> E.data`` are built once (one sparse matvec
         per Newton step after that)."""
-        key = (sl.start, sl.stop)
+        key = (sl.start, sl.stop, S.shape[1], S.nnz)
         tmpl = self._block_AT.get(key)
-        if tmpl is None or tmpl[0] != S.nnz:
+        if tmpl is None:
             Ab = self.A[sl].tocsr()
             p = S.indices                                   # svec row of each entry of S
             col = np.repeat(np.arange(S.shape[1]), np.diff(S.indptr))
