@@ -377,11 +377,11 @@ def test_memory_estimate_covers_the_measured_peak_and_admits_n100():
 
 
 def test_auto_penalty_is_a_function_of_the_size_only(monkeypatch):
-    """``sigma="auto"``: 3 below moment order ``DR_CAP_MIN_ORDER``, 10 from it on, whatever the tensor (public
+    """``sigma="auto"``: 1000 below moment order ``DR_CAP_MIN_ORDER``, 10 from it on, whatever the tensor (public
     quantities only); bad values are refused."""
     from sosproj.sdp.backends import rankone_newton as rn
 
-    assert rn.DEFAULT_SIGMA == 3.0 and rn.LARGE_ORDER_SIGMA == 10.0
+    assert rn.DEFAULT_SIGMA == 1000.0 and rn.LARGE_ORDER_SIGMA == 10.0
     R, W, _ = tensor_case(6, seed=1)
     _, settings = support_route(R, SOLVER, 1e-7, 3)
     order = R.psd_blocks[0].order

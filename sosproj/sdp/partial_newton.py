@@ -42,6 +42,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from sosproj.sdp.backends.ssnal import _PsdBlock
+from sosproj.sdp.cones import SQRT2
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
 #: beyond this many negative eigenvalues the block uses the full eigendecomposition
@@ -235,6 +236,26 @@ class PartialPsdBlock(_PsdBlock):
         P += P.T
         return h - self.to_svec(P)
 
+    def tangent_pattern(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        r"""The fixed pattern of :meth:`tangent`'s ``S`` (one column block): svec row ``p = (r, c)`` holds
+        :math:`\sqrt2 q_c` in column ``r`` and :math:`\sqrt2 q_r` in column ``c`` (:math:`2q_r` once on the
+        diagonal); returns ``(indices, indptr, other, diag)``: CSC structure, the index of ``q`` of each entry,
+        and the positions of the diagonal entries (built once, int32: about one ``N x N`` float64 array in all)."""
+        if self._tan_rc is not None:
+            return self._tan_rc
+        d = self.d
+        r, c = np.divmod(self.proj.lower, d)
+        off = r != c
+        p = np.arange(r.size, dtype=np.int32)
+        ids = sp.csc_matrix((np.arange(1, r.size + int(off.sum()) + 1, dtype=float),
+                             (np.concatenate([p, p[off]]), np.concatenate([r, c[off]]))), shape=(r.size, d))
+        perm = ids.data.astype(np.intp) - 1
+        del ids.data
+        other = np.concatenate([c, r[off]]).astype(np.int32)[perm]
+        diag = np.flatnonzero(np.concatenate([~off, np.zeros(int(off.sum()), dtype=bool)])[perm])
+        self._tan_rc = (ids.indices, ids.indptr, other, diag.astype(np.int32))
+        return self._tan_rc
+
     def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
         r"""The Jacobian's defect :math:`I - \mathcal J` as an exact factorization :math:`S\,\mathcal N\,S^\top`
         in svec coordinates, for :math:`1\le k\le` :data:`TANGENT_MAX_NEGATIVE` negative eigenpairs
@@ -264,24 +285,16 @@ class PartialPsdBlock(_PsdBlock):
         if not self.partial or not 1 <= k <= TANGENT_MAX_NEGATIVE or self.M is None:
             return None
         d = self.d
-        if self._tan_rc is None:
-            # fixed pattern: svec row p = (r, c) holds q_c in column r and q_r in column c (2 q_r once on
-            # the diagonal), scaled like svec; built once, only the values follow q
-            r, c = np.divmod(self.proj.lower, d)
-            p = np.arange(r.size)
-            off = r != c
-            rows = np.concatenate([p, p[off]])
-            cols = np.concatenate([r, c[off]])
-            other = np.concatenate([c, r[off]])
-            coef = np.concatenate([np.where(off, self.proj.scale, 2.0), self.proj.scale[off]])
-            ids = sp.csc_matrix((np.arange(1, rows.size + 1, dtype=float), (rows, cols)),
-                                shape=(r.size, d))
-            perm = ids.data.astype(np.intp) - 1
-            self._tan_rc = (ids.indices, ids.indptr, other[perm], coef[perm])
-        indices, indptr, other, coef = self._tan_rc
+        indices, indptr, other, diag = self.tangent_pattern()
         Q, lam = self.Qn, self.lam_n
         nnz = indices.size
-        data = np.concatenate([coef * Q[other, j] for j in range(k)])
+        data = np.empty(k * nnz)
+        for j in range(k):
+            blk = data[j * nnz:(j + 1) * nnz]
+            np.take(Q[:, j], other, out=blk)
+            blk *= SQRT2
+            blk[diag] = 2.0 * Q[other[diag], j]      # 2 q_r on the diagonal
+
         S = sp.csc_matrix((data, np.tile(indices, k),
                            np.concatenate([indptr[:-1] + j * nnz for j in range(k)] + [[k * nnz]])),
                           shape=(self.proj.lower.size, d * k))

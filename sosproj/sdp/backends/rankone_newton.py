@@ -79,8 +79,11 @@ PEAK_DENSE_UNITS = 44
 #: fixed part of the estimate (LAPACK workspaces, vectors of length ``n``), bytes
 PEAK_FIXED_BYTES = 64 * 2 ** 20
 
-#: initial penalty of the Newton phase below moment order :data:`DR_CAP_MIN_ORDER` (``sigma="auto"``)
-DEFAULT_SIGMA = 3.0
+#: initial penalty of the Newton phase below moment order :data:`DR_CAP_MIN_ORDER` (``sigma="auto"``); 3 before
+#: issue 15's n30b session: with the exact Woodbury CG preconditioner (one CG step per Newton step) a large penalty
+#: closes the gap in 1-2 Newton steps instead of 4-5 (n = 30: 0.57 s against 0.77 s CPU, median of 3 tensors x 2,
+#: ``benchmarks/results_support/n30b/notes.md``)
+DEFAULT_SIGMA = 1000.0
 
 #: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
 LARGE_ORDER_SIGMA = 10.0
@@ -113,6 +116,7 @@ class _FaceSsnal(SsnalBackend):
         proj = _PartialPSDProjector(blk.d, device=device)
         proj.n_pos = 1
         self.psd_proj[blk.d] = proj
+        self.prepare_tangent()          # the Woodbury preconditioner's maps, before the Newton phase's workspace
 
 
 class RankOneNewtonBackend(SolverBackend):
@@ -152,8 +156,10 @@ class RankOneNewtonBackend(SolverBackend):
     (initial penalty of the Newton phase; ``"auto"``:
     :data:`LARGE_ORDER_SIGMA` = 10 from moment order :data:`DR_CAP_MIN_ORDER` on, 1.09x / 1.19x faster
     than 3 on two ``n = 64`` tensors, ``experiments/support6_sigma64_t*.txt``; below it
-    :data:`DEFAULT_SIGMA` = 3: ``newton_tol`` 1e-3 and 3 were the fastest pair at ``n = 30`` in
-    ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
+    :data:`DEFAULT_SIGMA` = 1000 (3 before issue 15's n30b session, when ``newton_tol`` 1e-3 and 3 were the
+    fastest pair at ``n = 30`` in ``experiments/newton_sweep.txt``; with the exact Woodbury preconditioner of
+    the Newton systems a large penalty needs fewer Newton steps, ``benchmarks/results_support/n30b/notes.md``)),
+    ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     ``device`` (None: the host, unchanged; ``"cpu"`` / ``"cuda[:K]"`` / ``"auto"``,
     :func:`~sosproj.sdp.gpu.resolve_device`): the negative (and phase one's top) eigenpairs of the
