@@ -497,12 +497,15 @@ def test_the_face_block_filter_keeps_warm_decompositions_exact():
 
 
 @pytest.mark.parametrize("d", [11, 23])
-def test_tangent_factorization_is_exactly_the_jacobian_defect(d):
+def test_tangent_factorization_is_exactly_the_jacobian_defect(d, monkeypatch):
     """``PartialPsdBlock.tangent``: ``I - J = S N S'`` on the whole svec space (dense check), with ``N^{-1}``
     given explicitly, for one and two negative eigenvalues; ``None`` with none, with more than
     ``TANGENT_MAX_NEGATIVE`` and after a full decomposition."""
-    from sosproj.sdp.partial_newton import TANGENT_MAX_NEGATIVE
+    import sosproj.sdp.partial_newton as pn
 
+    assert pn.TANGENT_MAX_NEGATIVE == 1
+    monkeypatch.setattr(pn, "TANGENT_MAX_NEGATIVE", 2)     # the k = 2 path is exact too
+    TANGENT_MAX_NEGATIVE = 2
     rng = np.random.default_rng(d)
     B = rng.standard_normal((d, d))
     W0 = B @ B.T / d + 0.1 * np.eye(d)

@@ -74,8 +74,10 @@ KRYLOV_PASSES = 3
 FACE_EIG = "filter"
 
 #: :meth:`PartialPsdBlock.tangent` (the exact Woodbury preconditioner of the Newton phase) up to this many negative
-#: eigenvalues: its capacitance matrix has order ``N k`` (one Cholesky, ``(N k)^3 / 3`` flops)
-TANGENT_MAX_NEGATIVE = 2
+#: eigenvalues: its capacitance matrix has order ``N k`` (one Cholesky, ``(N k)^3 / 3`` flops). 1: at ``n = 30``
+#: the ``k = 2`` capacitance cost more than the CG steps it saved (tensor 2: 0.67 s against 0.61 s CPU with 1,
+#: ``benchmarks/results_support/n30b/notes.md``); 2 is exact as well (tested)
+TANGENT_MAX_NEGATIVE = 1
 FACE_FILTER_DEGREE = 8
 
 
