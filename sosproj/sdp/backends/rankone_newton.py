@@ -85,6 +85,12 @@ PEAK_FIXED_BYTES = 64 * 2 ** 20
 #: ``benchmarks/results_support/n30b/notes.md``)
 DEFAULT_SIGMA = 1000.0
 
+#: the penalty of every Newton round after the first under ``sigma="auto"`` below moment order
+#: :data:`DR_CAP_MIN_ORDER` (the old default): the large penalty can stall the certified gap after a poor
+#: rough phase (n = 30, ``dr_max_iter=20``: 1.6e-6 after 4 rounds on one of three tensors; n = 8: 1.2e-6), the
+#: small one certified those (``benchmarks/results_support/n30b/notes.md``)
+RETRY_SIGMA = 3.0
+
 #: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
 LARGE_ORDER_SIGMA = 10.0
 
@@ -208,10 +214,13 @@ class RankOneNewtonBackend(SolverBackend):
         if isinstance(o["sigma"], str) and o["sigma"] == "auto":      # a function of the size only
             big = max(problem.cones.psd, default=0)
             self.sigma = LARGE_ORDER_SIGMA if big >= DR_CAP_MIN_ORDER else DEFAULT_SIGMA
+            self.retry_sigma = None if big >= DR_CAP_MIN_ORDER else RETRY_SIGMA
         elif isinstance(o["sigma"], (int, float, np.integer, np.floating)) and not isinstance(o["sigma"], bool):
             self.sigma = float(o["sigma"])
+            self.retry_sigma = None
         else:
             self.sigma = float("nan")          # refused below
+            self.retry_sigma = None
         if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
                 and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1 and o["start"] in ("flattening", "zero")
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
@@ -457,6 +466,11 @@ class RankOneNewtonBackend(SolverBackend):
                 self._newton = _FaceSsnal(p, tol=tol, max_iter=self.max_iter, time_limit=remaining,
                                           admm_tol=1.0, admm_max_iter=1, rho=self.sigma, device=self.device)
             nw = self._newton
+            # sigma="auto" below order 1,000: the large penalty first, the old one for any later round
+            want = self.sigma if rounds == 1 or self.retry_sigma is None else self.retry_sigma
+            if nw.rho != want:
+                nw.rho = want
+                nw._factor()
             nw.tol, nw.time_limit = tol, remaining
             nw.stop_check = stop_check if o["check_updates"] else None
             raw = nw.solve(q, warm_start=(xs, ys, ss))
@@ -514,4 +528,5 @@ class RankOneNewtonBackend(SolverBackend):
 Backend = RankOneNewtonBackend
 
 __all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_RTOL_FACTOR",
-           "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]
+           "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA",
+           "RETRY_SIGMA"]
