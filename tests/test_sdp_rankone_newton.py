@@ -573,3 +573,37 @@ def test_woodbury_preconditioner_inverts_the_newton_matrix():
         assert sol.status == "solved" and sol.info["cert_relative_gap"] <= sol.info["cert_gap_tol"]
         vals.append(sol.info["cert_upper"])
     assert abs(vals[0] - vals[1]) <= 1e-6 * abs(vals[1])
+
+
+def test_auto_penalty_is_large_only_for_a_first_round_after_a_certified_rough_phase(monkeypatch):
+    """``sigma="auto"`` below order 1,000: the first Newton round runs at ``DEFAULT_SIGMA`` after a certified rough
+    phase, at ``RETRY_SIGMA`` after one that missed ``dr_gap`` and in every later round (a poor hand-over stalled
+    the certified gap at the large penalty); an explicit ``sigma`` is used in every round."""
+    from sosproj.sdp.backends import rankone_newton as rn
+
+    R, W, _ = tensor_case(8, seed=3)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    seen: list[float] = []
+    orig = rn._FaceSsnal.solve
+
+    def spy(self, *a, **k):
+        seen.append(self.rho)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(rn._FaceSsnal, "solve", spy)
+    cases = [({}, "certified"), ({"dr_cap": 4, "dr_cap_gap": 1e-14, "dr_max_iter": 40, "dr_gap": 1e-14}, "max_iter"),
+             ({"sigma": 50.0, "dr_max_iter": 40, "dr_gap": 1e-14}, "max_iter")]
+    rounds = []
+    for kw, dr in cases:
+        seen.clear()
+        sol = solve(prob, SOLVER, tol=1e-8, **{**settings, **kw})
+        assert sol.converged and sol.info["cert_relative_gap"] <= 1e-7 and sol.info["dr_status"] == dr
+        assert len(seen) == sol.info["newton_rounds"] >= 1
+        if "sigma" in kw:
+            assert set(seen) == {50.0}
+        else:
+            first = rn.DEFAULT_SIGMA if dr == "certified" else rn.RETRY_SIGMA
+            assert seen == [first] + [rn.RETRY_SIGMA] * (len(seen) - 1)
+        rounds.append(len(seen))
+    assert rounds[0] >= 2          # this tensor needs a second round after the large penalty: the retry is exercised

@@ -85,10 +85,11 @@ PEAK_FIXED_BYTES = 64 * 2 ** 20
 #: ``benchmarks/results_support/n30b/notes.md``)
 DEFAULT_SIGMA = 1000.0
 
-#: the penalty of every Newton round after the first under ``sigma="auto"`` below moment order
-#: :data:`DR_CAP_MIN_ORDER` (the old default): the large penalty can stall the certified gap after a poor
-#: rough phase (n = 30, ``dr_max_iter=20``: 1.6e-6 after 4 rounds on one of three tensors; n = 8: 1.2e-6), the
-#: small one certified those (``benchmarks/results_support/n30b/notes.md``)
+#: the penalty under ``sigma="auto"`` below moment order :data:`DR_CAP_MIN_ORDER` (the old default) of every
+#: Newton round after the first, and of the first when the rough phase did not certify its ``dr_gap``: the large
+#: penalty can stall the certified gap after a poor rough phase (n = 30, ``dr_max_iter=20``: 1.6e-6 after 4 rounds
+#: on one of three tensors; n = 8: 1.2e-6), the small one certified those
+#: (``benchmarks/results_support/n30b/notes.md``)
 RETRY_SIGMA = 3.0
 
 #: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
@@ -466,8 +467,10 @@ class RankOneNewtonBackend(SolverBackend):
                 self._newton = _FaceSsnal(p, tol=tol, max_iter=self.max_iter, time_limit=remaining,
                                           admm_tol=1.0, admm_max_iter=1, rho=self.sigma, device=self.device)
             nw = self._newton
-            # sigma="auto" below order 1,000: the large penalty first, the old one for any later round
-            want = self.sigma if rounds == 1 or self.retry_sigma is None else self.retry_sigma
+            # sigma="auto" below order 1,000: the large penalty for a first round after a certified rough phase,
+            # the old one otherwise (a poor hand-over, any later round)
+            large_ok = rounds == 1 and dr_status == "certified"
+            want = self.sigma if large_ok or self.retry_sigma is None else self.retry_sigma
             if nw.rho != want:
                 nw.rho = want
                 nw._factor()
