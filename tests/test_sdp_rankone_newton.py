@@ -607,3 +607,36 @@ def test_auto_penalty_is_large_only_for_a_first_round_after_a_certified_rough_ph
             assert seen == [first] + [rn.RETRY_SIGMA] * (len(seen) - 1)
         rounds.append(len(seen))
     assert rounds[0] >= 2          # this tensor needs a second round after the large penalty: the retry is exercised
+
+
+@pytest.mark.parametrize("per_row", [1, 3])
+def test_tangent_image_equals_the_sparse_product(per_row, monkeypatch):
+    """``SsnalBackend._tangent_image`` (a class-sum map built once) equals ``A_b' S`` for one and two column blocks,
+    with one moment per svec row (the moment matrix) and with rows holding 0-3 moments (reduced systems)."""
+    import types
+
+    import scipy.sparse as sps
+
+    import sosproj.sdp.partial_newton as pn
+    from sosproj.sdp.backends.ssnal import SsnalBackend
+
+    monkeypatch.setattr(pn, "TANGENT_MAX_NEGATIVE", 2)
+    d, n = 9, 30
+    m = d * (d + 1) // 2
+    rng = np.random.default_rng(per_row)
+    if per_row == 1:
+        A = sps.csr_matrix((rng.standard_normal(m), (np.arange(m), rng.integers(0, n, m))), shape=(m + 2, n))
+    else:
+        A = sps.random(m + 2, n, density=per_row / n, random_state=rng, format="csr")
+    sl = slice(1, 1 + m)
+    fake = types.SimpleNamespace(A=A, _block_AT={})
+    part = PartialPsdBlock(d)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, 2)))[0]
+    for k in (1, 2, 1):
+        part.decompose(svec(B @ B.T / d + 0.1 * np.eye(d) - 4.0 * V[:, :k] @ V[:, :k].T))
+        S, _ = part.tangent()
+        E, ET = SsnalBackend._tangent_image(fake, sl, S)
+        ref = (A[sl].T @ S).toarray()
+        assert E.shape == ref.shape and np.allclose(E.toarray(), ref, atol=1e-13)
+        assert np.allclose(ET.toarray(), ref.T, atol=1e-13)

@@ -207,7 +207,10 @@ class SsnalBackend(AdmmBackend):
     ``cg_rtol`` (relative CG tolerance, adapted to the gradient), ``max_outer`` (augmented
     Lagrangian updates, 100), ``jd_floor`` (floor of the Jacobian's diagonal in the CG
     preconditioner, 1e-2), ``single_jacobian`` (Jacobian products in float32, True; the line
-    search and every residual stay in float64), ``newton_verbose``. ``max_iter`` caps the Newton
+    search and every residual stay in float64), ``tangent_precond`` (True: on a block whose Jacobian defect has
+    an exact low-rank form, a face with few negative eigenvalues, the CG preconditioner is the exact inverse of
+    the Newton matrix by Woodbury, :meth:`_woodbury`; False: the diagonal one only, as before issue 15's n30b
+    session), ``newton_verbose``. ``max_iter`` caps the Newton
     steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
     Newton steps.
 
@@ -312,8 +315,9 @@ class SsnalBackend(AdmmBackend):
     def _woodbury(self, fac: tuple[np.ndarray, Any]) -> Callable[[np.ndarray], np.ndarray] | None:
         r"""The CG preconditioner with the exact Jacobian of a block on a rank-one face (issue 15, n30b).
 
-        A block whose ``tangent()`` gives :math:`I - \mathcal J = S\mathcal NS^\top` (one or two negative
-        eigenvalues, :meth:`~sosproj.sdp.partial_newton.PartialPsdBlock.tangent`) and whose penalty is one
+        A block whose ``tangent()`` gives :math:`I - \mathcal J = S\mathcal NS^\top` (:math:`k\le`
+        ``TANGENT_MAX_NEGATIVE`` negative eigenvalues, :meth:`~sosproj.sdp.partial_newton.PartialPsdBlock.tangent`)
+        and whose penalty is one
         :math:`\sigma` turns the Newton matrix into :math:`K - \sigma E\mathcal NE^\top`, :math:`E = A_b^\top S`
         (:math:`n\times Nk`, sparse), :math:`K` the diagonal-Jacobian normal matrix of :meth:`_preconditioner`.
         Woodbury: :math:`(K - \sigma E\mathcal NE^\top)^{-1} = K^{-1} + K^{-1}E\,\Gamma^{-1}E^\top K^{-1}` with
