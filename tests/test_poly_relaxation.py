@@ -446,3 +446,25 @@ def test_relaxations_pickle(make):
     X = np.zeros((1, len(R.system.tensor_vars)))
     X[0, 0] = 0.5 if "cube" in R.system.name else 1.0
     np.testing.assert_array_equal(R2.moments_of(X), R.moments_of(X))
+
+
+def test_moments_of_multiset_cache_is_the_rebuilt_index_and_follows_the_monomials():
+    """``moments_of``'s cached multiset index equals ``to_multiset`` rebuilt, is reused across calls, is
+    rebuilt when ``monomials`` is replaced, and ``monomials`` cannot change in place."""
+    from sosproj.poly import MomentRelaxation, unit_ball
+    from sosproj.poly.monomials import to_multiset
+
+    R = MomentRelaxation(unit_ball(3), 4)
+    pts = np.array([[0.6, 0.0, 0.8], [0.0, -1.0, 0.0]])
+    y1 = R.moments_of(pts)
+    idx = R._multiset_index()
+    assert np.array_equal(idx, to_multiset(R.monomials, width=R.degree, pad=R.system.n_vars))
+    assert R._multiset_index() is idx and np.array_equal(R.moments_of(pts), y1)
+    with pytest.raises(ValueError):
+        R.monomials[0, 0] = 1
+    # by hand, the moments of the first point: x^a evaluated
+    e = R.monomials.astype(float)
+    assert np.allclose(y1, 0.5 * (np.prod(pts[0] ** e, axis=1) + np.prod(pts[1] ** e, axis=1)))
+    R.monomials = R.monomials[::-1].copy()     # another array: the cache follows it
+    assert R._multiset_index() is not idx
+    assert np.allclose(R.moments_of(pts), y1[::-1])

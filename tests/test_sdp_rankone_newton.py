@@ -377,11 +377,11 @@ def test_memory_estimate_covers_the_measured_peak_and_admits_n100():
 
 
 def test_auto_penalty_is_a_function_of_the_size_only(monkeypatch):
-    """``sigma="auto"``: 3 below moment order ``DR_CAP_MIN_ORDER``, 10 from it on, whatever the tensor (public
+    """``sigma="auto"``: 1000 below moment order ``DR_CAP_MIN_ORDER``, 10 from it on, whatever the tensor (public
     quantities only); bad values are refused."""
     from sosproj.sdp.backends import rankone_newton as rn
 
-    assert rn.DEFAULT_SIGMA == 3.0 and rn.LARGE_ORDER_SIGMA == 10.0
+    assert rn.DEFAULT_SIGMA == 1000.0 and rn.LARGE_ORDER_SIGMA == 10.0
     R, W, _ = tensor_case(6, seed=1)
     _, settings = support_route(R, SOLVER, 1e-7, 3)
     order = R.psd_blocks[0].order
@@ -494,3 +494,149 @@ def test_the_face_block_filter_keeps_warm_decompositions_exact():
         assert part.partial and part.lam_n.size == 1
         assert np.allclose(p1, p2, atol=1e-9) and np.allclose(m1, m2, atol=1e-9)
     assert part.neg.method == "filter" and part.neg.exact_calls == 1 and part.missed_calls == 0
+
+
+@pytest.mark.parametrize("d", [11, 23])
+def test_tangent_factorization_is_exactly_the_jacobian_defect(d, monkeypatch):
+    """``PartialPsdBlock.tangent``: ``I - J = S N S'`` on the whole svec space (dense check), with ``N^{-1}``
+    given explicitly, for one and two negative eigenvalues; ``None`` with none, with more than
+    ``TANGENT_MAX_NEGATIVE`` and after a full decomposition."""
+    import sosproj.sdp.partial_newton as pn
+
+    assert pn.TANGENT_MAX_NEGATIVE == 1
+    monkeypatch.setattr(pn, "TANGENT_MAX_NEGATIVE", 2)     # the k = 2 path is exact too
+    TANGENT_MAX_NEGATIVE = 2
+    rng = np.random.default_rng(d)
+    B = rng.standard_normal((d, d))
+    W0 = B @ B.T / d + 0.1 * np.eye(d)
+    V = np.linalg.qr(rng.standard_normal((d, TANGENT_MAX_NEGATIVE + 1)))[0]
+    part = PartialPsdBlock(d)
+    for k in (1, 1, TANGENT_MAX_NEGATIVE, 1):   # the fixed pattern of S is reused with new values
+        W = W0 - (V[:, :k] * rng.uniform(2.0, 9.0, k)) @ V[:, :k].T
+        part.decompose(svec(W))
+        assert part.lam_n.size == k
+        S, Ninv = part.tangent()
+        m = S.shape[0]
+        J = np.column_stack([part.jacobian(e) for e in np.eye(m)])
+        Sd = S.toarray()
+        assert np.allclose(np.eye(m) - J, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-12)
+        assert np.allclose(Ninv, Ninv.T) and np.linalg.eigvalsh(Ninv)[0] > 0
+    part.decompose(svec(W0 - 3.0 * V @ V.T))
+    assert part.partial and part.lam_n.size == TANGENT_MAX_NEGATIVE + 1 and part.tangent() is None
+    part.decompose(svec(W0))
+    assert part.tangent() is None
+    many = np.linalg.qr(rng.standard_normal((d, MAX_NEGATIVE + 1)))[0]
+    part.decompose(svec(W0 - 3.0 * many @ many.T))
+    assert not part.partial and part.tangent() is None
+
+
+def test_woodbury_preconditioner_inverts_the_newton_matrix():
+    """On a face with one negative eigenvalue the CG preconditioner is the exact inverse of the Newton
+    matrix (its Jacobian, not a diagonal); the plain ``ssnal`` backend (no face block) keeps the diagonal
+    one; and the Newton solves with and without it reach the same certified value."""
+    from sosproj.sdp.backends.rankone_newton import _FaceSsnal
+    from sosproj.sdp.backends.ssnal import SsnalBackend
+
+    R, W, _ = tensor_case(5, seed=1)
+    prob = compile_support(R, 3, W)
+    face = _FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1, rho=7.0)
+    d = face.face_block.d
+    rng = np.random.default_rng(4)
+    v = rng.standard_normal(d)
+    B = rng.standard_normal((d, d))
+    Wm = B @ B.T / d + 0.05 * np.eye(d) - 5.0 * np.outer(v, v) / (v @ v)
+    Wv = np.zeros(prob.A.shape[0])
+    Wv[face.blocks[0][0]] = svec(Wm)
+    for sl, blk in face.blocks[1:]:
+        Wv[sl] = svec(np.eye(blk.d))
+    _, _, active = face._split(Wv)
+    assert face.face_block.partial and face.face_block.lam_n.size == 1
+    fac = face._preconditioner(active)
+    pre = face._woodbury(fac)
+    assert pre is not None
+    n = prob.A.shape[1]
+    for _ in range(3):
+        x = rng.standard_normal(n)
+        Hx = face.AT @ (face.rv * face._jac(face.A @ x, active))
+        assert np.linalg.norm(pre(Hx) - x) <= 1e-7 * np.linalg.norm(x)
+        assert np.linalg.norm(face.normal_solve(Hx, fac) - x) > 1e-3 * np.linalg.norm(x)   # the diagonal one is not
+    plain = SsnalBackend(prob, tol=1e-6, admm_max_iter=1)
+    assert plain._woodbury(plain._preconditioner(np.ones(prob.A.shape[0], dtype=bool))) is None
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    vals = []
+    for flag in (True, False):
+        SsnalBackend.options["tangent_precond"] = flag
+        try:
+            sol = solve(prob, SOLVER, tol=1e-7, **settings)
+        finally:
+            SsnalBackend.options["tangent_precond"] = True
+        assert sol.status == "solved" and sol.info["cert_relative_gap"] <= sol.info["cert_gap_tol"]
+        vals.append(sol.info["cert_upper"])
+    assert abs(vals[0] - vals[1]) <= 1e-6 * abs(vals[1])
+
+
+def test_auto_penalty_is_large_only_for_a_first_round_after_a_certified_rough_phase(monkeypatch):
+    """``sigma="auto"`` below order 1,000: the first Newton round runs at ``DEFAULT_SIGMA`` after a certified rough
+    phase, at ``RETRY_SIGMA`` after one that missed ``dr_gap`` and in every later round (a poor hand-over stalled
+    the certified gap at the large penalty); an explicit ``sigma`` is used in every round."""
+    from sosproj.sdp.backends import rankone_newton as rn
+
+    R, W, _ = tensor_case(8, seed=3)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    seen: list[float] = []
+    orig = rn._FaceSsnal.solve
+
+    def spy(self, *a, **k):
+        seen.append(self.rho)
+        return orig(self, *a, **k)
+
+    monkeypatch.setattr(rn._FaceSsnal, "solve", spy)
+    cases = [({}, "certified"), ({"dr_cap": 4, "dr_cap_gap": 1e-14, "dr_max_iter": 40, "dr_gap": 1e-14}, "max_iter"),
+             ({"sigma": 50.0, "dr_max_iter": 40, "dr_gap": 1e-14}, "max_iter")]
+    rounds = []
+    for kw, dr in cases:
+        seen.clear()
+        sol = solve(prob, SOLVER, tol=1e-8, **{**settings, **kw})
+        assert sol.converged and sol.info["cert_relative_gap"] <= 1e-7 and sol.info["dr_status"] == dr
+        assert len(seen) == sol.info["newton_rounds"] >= 1
+        if "sigma" in kw:
+            assert set(seen) == {50.0}
+        else:
+            first = rn.DEFAULT_SIGMA if dr == "certified" else rn.RETRY_SIGMA
+            assert seen == [first] + [rn.RETRY_SIGMA] * (len(seen) - 1)
+        rounds.append(len(seen))
+    assert rounds[0] >= 2          # this tensor needs a second round after the large penalty: the retry is exercised
+
+
+@pytest.mark.parametrize("per_row", [1, 3])
+def test_tangent_image_equals_the_sparse_product(per_row, monkeypatch):
+    """``SsnalBackend._tangent_image`` (a class-sum map built once) equals ``A_b' S`` for one and two column blocks,
+    with one moment per svec row (the moment matrix) and with rows holding 0-3 moments (reduced systems)."""
+    import types
+
+    import scipy.sparse as sps
+
+    import sosproj.sdp.partial_newton as pn
+    from sosproj.sdp.backends.ssnal import SsnalBackend
+
+    monkeypatch.setattr(pn, "TANGENT_MAX_NEGATIVE", 2)
+    d, n = 9, 30
+    m = d * (d + 1) // 2
+    rng = np.random.default_rng(per_row)
+    if per_row == 1:
+        A = sps.csr_matrix((rng.standard_normal(m), (np.arange(m), rng.integers(0, n, m))), shape=(m + 2, n))
+    else:
+        A = sps.random(m + 2, n, density=per_row / n, random_state=rng, format="csr")
+    sl = slice(1, 1 + m)
+    fake = types.SimpleNamespace(A=A, _block_AT={})
+    part = PartialPsdBlock(d)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, 2)))[0]
+    for k in (1, 2, 1):
+        part.decompose(svec(B @ B.T / d + 0.1 * np.eye(d) - 4.0 * V[:, :k] @ V[:, :k].T))
+        S, _ = part.tangent()
+        E, ET = SsnalBackend._tangent_image(fake, sl, S)
+        ref = (A[sl].T @ S).toarray()
+        assert E.shape == ref.shape and np.allclose(E.toarray(), ref, atol=1e-13)
+        assert np.allclose(ET.toarray(), ref.T, atol=1e-13)

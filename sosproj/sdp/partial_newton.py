@@ -39,8 +39,10 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.linalg as sla
+import scipy.sparse as sp
 
 from sosproj.sdp.backends.ssnal import _PsdBlock
+from sosproj.sdp.cones import SQRT2
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
 #: beyond this many negative eigenvalues the block uses the full eigendecomposition
@@ -70,6 +72,12 @@ KRYLOV_PASSES = 3
 #: the residual 1e-10 |W|_F: 7 of 11 decompositions of a solve fell back to the exact one; with the filter 1
 #: (the first, without a warm start). ``benchmarks/results_support/n30/notes.md``
 FACE_EIG = "filter"
+
+#: :meth:`PartialPsdBlock.tangent` (the exact Woodbury preconditioner of the Newton phase) up to this many negative
+#: eigenvalues: its capacitance matrix has order ``N k`` (one Cholesky, ``(N k)^3 / 3`` flops). 1: at ``n = 30``
+#: the ``k = 2`` capacitance cost more than the CG steps it saved (tensor 2: 0.67 s against 0.61 s CPU with 1,
+#: ``benchmarks/results_support/n30b/notes.md``); 2 is exact as well (tested)
+TANGENT_MAX_NEGATIVE = 1
 FACE_FILTER_DEGREE = 8
 
 
@@ -96,6 +104,7 @@ class PartialPsdBlock(_PsdBlock):
         self._chol: list[tuple[float, np.ndarray]] | None = None
         self.partial_calls = self.full_calls = self.missed_calls = 0
         self._exact_seen = 0
+        self._tan_rc: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         # gather map svec position -> matrix entry (faster than the parent's scatter), below FAST_SVEC_MIN only:
         # above it the contiguous copies are faster and the map would be one more N x N array
         self._gather: np.ndarray | None = None
@@ -229,6 +238,83 @@ class PartialPsdBlock(_PsdBlock):
         P += P.T
         return h - self.to_svec(P)
 
+    def tangent_pattern(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        r"""The fixed pattern of :meth:`tangent`'s ``S`` (one column block): svec row ``p = (r, c)`` holds
+        :math:`\sqrt2 q_c` in column ``r`` and :math:`\sqrt2 q_r` in column ``c`` (:math:`2q_r` once on the
+        diagonal); returns ``(indices, indptr, other, diag)``: CSC structure, the index of ``q`` of each entry,
+        and the positions of the diagonal entries (built once, int32: about one ``N x N`` float64 array in all)."""
+        if self._tan_rc is not None:
+            return self._tan_rc
+        d = self.d
+        r, c = np.divmod(self.proj.lower, d)
+        off = r != c
+        p = np.arange(r.size, dtype=np.int32)
+        ids = sp.csc_matrix((np.arange(1, r.size + int(off.sum()) + 1, dtype=float),
+                             (np.concatenate([p, p[off]]), np.concatenate([r, c[off]]))), shape=(r.size, d))
+        perm = ids.data.astype(np.intp) - 1
+        del ids.data
+        other = np.concatenate([c, r[off]]).astype(np.int32)[perm]
+        diag = np.flatnonzero(np.concatenate([~off, np.zeros(int(off.sum()), dtype=bool)])[perm])
+        self._tan_rc = (ids.indices, ids.indptr, other, diag.astype(np.int32))
+        return self._tan_rc
+
+    def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
+        r"""The Jacobian's defect :math:`I - \mathcal J` as an exact factorization :math:`S\,\mathcal N\,S^\top`
+        in svec coordinates, for :math:`1\le k\le` :data:`TANGENT_MAX_NEGATIVE` negative eigenpairs
+        :math:`(\lambda_j, q_j)` (``None`` with none or more, or after a full decomposition).
+
+        With :math:`Q = [q_1..q_k]`, :math:`P_+ = I - QQ^\top` and :math:`\Phi(X) = XQ^\top + QX^\top`
+        (:math:`\mathbb R^{N\times k}\to\mathbb S^N`; column :math:`i + jN` of ``S`` is the svec of
+        :math:`\Phi(e_ie_j^\top) = e_iq_j^\top + q_je_i^\top`, at most :math:`N` nonzeros), write
+        :math:`X = QC + X_\perp`. The Jacobian of the module docs is the identity on :math:`Q\,\mathrm{sym}(C)Q^\top`
+        and maps the cross part column by column, :math:`x_{\perp j}\mapsto m_jx_{\perp j}` with
+        :math:`m_j = |\lambda_j|(W_+ + |\lambda_j|)^{-1}` (the resolvent), and :math:`I - \mathcal J` vanishes on
+        the orthogonal complement of the range of :math:`\Phi`. As :math:`\Phi^*\Phi` is 4 on
+        :math:`Q\,\mathrm{sym}(C)` and 2 on the cross part (and :math:`\Phi` vanishes on :math:`Q\,\mathrm{skew}(C)`,
+        where any positive weight will do), :math:`I - \mathcal J = \Phi\,\mathcal N\,\Phi^*` with the
+        block-diagonal
+
+        .. math::
+
+            \mathcal N^{-1} = \operatorname{diag}_j\bigl(4QQ^\top + 2P_+(W - \lambda_jI)P_+/|\lambda_j|\bigr)
+                             = \operatorname{diag}_j\bigl(2P_+WP_+/|\lambda_j| + 2I + 2QQ^\top\bigr),
+
+        returned explicitly (no inverse; positive definite). The Newton matrix is then a rank-:math:`Nk`
+        downdate of the ADMM's normal matrix, which :meth:`~sosproj.sdp.backends.ssnal.SsnalBackend._woodbury`
+        inverts (the CG preconditioner). Returns ``(S, N^{-1})``.
+        """
+        k = self.lam_n.size
+        if not self.partial or not 1 <= k <= TANGENT_MAX_NEGATIVE or self.M is None:
+            return None
+        d = self.d
+        indices, indptr, other, diag = self.tangent_pattern()
+        Q, lam = self.Qn, self.lam_n
+        nnz = indices.size
+        data = np.empty(k * nnz)
+        for j in range(k):
+            blk = data[j * nnz:(j + 1) * nnz]
+            np.take(Q[:, j], other, out=blk)
+            blk *= SQRT2
+            blk[diag] = 2.0 * Q[other[diag], j]      # 2 q_r on the diagonal
+
+        S = sp.csc_matrix((data, np.tile(indices, k),
+                           np.concatenate([indptr[:-1] + j * nnz for j in range(k)] + [[k * nnz]])),
+                          shape=(self.proj.lower.size, d * k))
+        MQ = self.M @ Q
+        X = self.M - Q @ MQ.T
+        X -= MQ @ Q.T
+        X += Q @ (Q.T @ MQ) @ Q.T                     # P+ M P+
+        base = 2.0 * (Q @ Q.T)
+        base[np.diag_indices(d)] += 2.0
+        if k == 1:
+            X *= 2.0 / (-float(lam[0]))
+            X += base
+            return S, X
+        out = np.zeros((d * k, d * k))
+        for j in range(k):
+            out[j * d:(j + 1) * d, j * d:(j + 1) * d] = X * (2.0 / (-float(lam[j]))) + base
+        return S, out
+
     def jacobian_diag(self) -> np.ndarray:
         """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``)."""
         if not self.partial:
@@ -236,4 +322,5 @@ class PartialPsdBlock(_PsdBlock):
         return np.ones(self.proj.lower.size)
 
 
-__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE"]
+__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
+           "TANGENT_MAX_NEGATIVE"]

@@ -79,8 +79,18 @@ PEAK_DENSE_UNITS = 44
 #: fixed part of the estimate (LAPACK workspaces, vectors of length ``n``), bytes
 PEAK_FIXED_BYTES = 64 * 2 ** 20
 
-#: initial penalty of the Newton phase below moment order :data:`DR_CAP_MIN_ORDER` (``sigma="auto"``)
-DEFAULT_SIGMA = 3.0
+#: initial penalty of the Newton phase below moment order :data:`DR_CAP_MIN_ORDER` (``sigma="auto"``); 3 before
+#: issue 15's n30b session: with the exact Woodbury CG preconditioner (one CG step per Newton step) a large penalty
+#: closes the gap in 1-2 Newton steps instead of 4-5 (n = 30: 0.57 s against 0.77 s CPU, median of 3 tensors x 2,
+#: ``benchmarks/results_support/n30b/notes.md``)
+DEFAULT_SIGMA = 1000.0
+
+#: the penalty under ``sigma="auto"`` below moment order :data:`DR_CAP_MIN_ORDER` (the old default) of every
+#: Newton round after the first, and of the first when the rough phase did not certify its ``dr_gap``: the large
+#: penalty can stall the certified gap after a poor rough phase (n = 30, ``dr_max_iter=20``: 1.6e-6 after 4 rounds
+#: on one of three tensors; n = 8: 1.2e-6), the small one certified those
+#: (``benchmarks/results_support/n30b/notes.md``)
+RETRY_SIGMA = 3.0
 
 #: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
 LARGE_ORDER_SIGMA = 10.0
@@ -113,6 +123,7 @@ class _FaceSsnal(SsnalBackend):
         proj = _PartialPSDProjector(blk.d, device=device)
         proj.n_pos = 1
         self.psd_proj[blk.d] = proj
+        self.prepare_tangent()          # the Woodbury preconditioner's maps, before the Newton phase's workspace
 
 
 class RankOneNewtonBackend(SolverBackend):
@@ -152,8 +163,10 @@ class RankOneNewtonBackend(SolverBackend):
     (initial penalty of the Newton phase; ``"auto"``:
     :data:`LARGE_ORDER_SIGMA` = 10 from moment order :data:`DR_CAP_MIN_ORDER` on, 1.09x / 1.19x faster
     than 3 on two ``n = 64`` tensors, ``experiments/support6_sigma64_t*.txt``; below it
-    :data:`DEFAULT_SIGMA` = 3: ``newton_tol`` 1e-3 and 3 were the fastest pair at ``n = 30`` in
-    ``experiments/newton_sweep.txt``), ``rng`` (power-method starts).
+    :data:`DEFAULT_SIGMA` = 1000 (3 before issue 15's n30b session, when ``newton_tol`` 1e-3 and 3 were the
+    fastest pair at ``n = 30`` in ``experiments/newton_sweep.txt``; with the exact Woodbury preconditioner of
+    the Newton systems a large penalty needs fewer Newton steps, ``benchmarks/results_support/n30b/notes.md``)),
+    ``rng`` (power-method starts).
     ``max_iter`` caps the Newton steps of each round (default that of ``ssnal``).
     ``device`` (None: the host, unchanged; ``"cpu"`` / ``"cuda[:K]"`` / ``"auto"``,
     :func:`~sosproj.sdp.gpu.resolve_device`): the negative (and phase one's top) eigenpairs of the
@@ -202,10 +215,13 @@ class RankOneNewtonBackend(SolverBackend):
         if isinstance(o["sigma"], str) and o["sigma"] == "auto":      # a function of the size only
             big = max(problem.cones.psd, default=0)
             self.sigma = LARGE_ORDER_SIGMA if big >= DR_CAP_MIN_ORDER else DEFAULT_SIGMA
+            self.retry_sigma = None if big >= DR_CAP_MIN_ORDER else RETRY_SIGMA
         elif isinstance(o["sigma"], (int, float, np.integer, np.floating)) and not isinstance(o["sigma"], bool):
             self.sigma = float(o["sigma"])
+            self.retry_sigma = None
         else:
             self.sigma = float("nan")          # refused below
+            self.retry_sigma = None
         if not (self.gap_tol > 0 and self.dr_gap > 0 and self.rounds >= 1 and self.sigma > 0
                 and int(o["dr_max_iter"]) >= 0 and int(o["starts"]) >= 1 and o["start"] in ("flattening", "zero")
                 and o["eig"] in ("krylov", "filter") and o["fallback"] in ("lowrank", None)
@@ -451,6 +467,13 @@ class RankOneNewtonBackend(SolverBackend):
                 self._newton = _FaceSsnal(p, tol=tol, max_iter=self.max_iter, time_limit=remaining,
                                           admm_tol=1.0, admm_max_iter=1, rho=self.sigma, device=self.device)
             nw = self._newton
+            # sigma="auto" below order 1,000: the large penalty for a first round after a certified rough phase,
+            # the old one otherwise (a poor hand-over, any later round)
+            large_ok = rounds == 1 and dr_status == "certified"
+            want = self.sigma if large_ok or self.retry_sigma is None else self.retry_sigma
+            if nw.rho != want:
+                nw.rho = want
+                nw._factor()
             nw.tol, nw.time_limit = tol, remaining
             nw.stop_check = stop_check if o["check_updates"] else None
             raw = nw.solve(q, warm_start=(xs, ys, ss))
@@ -508,4 +531,5 @@ class RankOneNewtonBackend(SolverBackend):
 Backend = RankOneNewtonBackend
 
 __all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_RTOL_FACTOR",
-           "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA"]
+           "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA",
+           "RETRY_SIGMA"]

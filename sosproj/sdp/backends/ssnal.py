@@ -70,6 +70,8 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import scipy.linalg as sla
+import scipy.sparse as sp
 
 from sosproj.errors import InvalidParameterError, SolverNotAvailableError
 from sosproj.sdp.backends.admm import AdmmBackend
@@ -79,6 +81,10 @@ from sosproj.sdp.conic import ConicProblem, relative_residuals
 
 #: Newton steps (all subproblems together) when the caller gives no ``max_iter``
 DEFAULT_MAX_NEWTON = 300
+
+#: column chunk of the Woodbury capacitance's products (:meth:`SsnalBackend._woodbury`): bounds their
+#: temporaries to a fraction of an ``N x N`` matrix (peak memory)
+WOODBURY_CHUNK = 128
 
 #: the penalty grows to at most this multiple of phase one's (beyond it the Newton systems lose
 #: the residual's digits to rounding)
@@ -201,7 +207,10 @@ class SsnalBackend(AdmmBackend):
     ``cg_rtol`` (relative CG tolerance, adapted to the gradient), ``max_outer`` (augmented
     Lagrangian updates, 100), ``jd_floor`` (floor of the Jacobian's diagonal in the CG
     preconditioner, 1e-2), ``single_jacobian`` (Jacobian products in float32, True; the line
-    search and every residual stay in float64), ``newton_verbose``. ``max_iter`` caps the Newton
+    search and every residual stay in float64), ``tangent_precond`` (True: on a block whose Jacobian defect has
+    an exact low-rank form, a face with few negative eigenvalues, the CG preconditioner is the exact inverse of
+    the Newton matrix by Woodbury, :meth:`_woodbury`; False: the diagonal one only, as before issue 15's n30b
+    session), ``newton_verbose``. ``max_iter`` caps the Newton
     steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
     Newton steps.
 
@@ -220,7 +229,7 @@ class SsnalBackend(AdmmBackend):
     warm_start = True
     options = {**AdmmBackend.options, "admm_tol": 1e-4, "admm_max_iter": 2000, "sigma_factor": 3.0,
                "cg_max_iter": 200, "cg_rtol": 1e-2, "max_outer": 100, "jd_floor": 1e-2,
-               "single_jacobian": True,
+               "single_jacobian": True, "tangent_precond": True,
                "newton_verbose": False}
 
     @classmethod
@@ -246,6 +255,8 @@ class SsnalBackend(AdmmBackend):
         self.max_outer = int(o["max_outer"])
         self.newton_verbose = bool(o["newton_verbose"])
         self.jd_floor = float(o["jd_floor"])
+        self.tangent_precond = bool(o["tangent_precond"])
+        self._block_AT: dict[tuple[int, int], tuple[Any, ...]] = {}
         self.stop_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
         self.inner_target: float | None = None
         if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
@@ -301,17 +312,148 @@ class SsnalBackend(AdmmBackend):
             jd[sl] = blk.jacobian_diag()
         return self.normal_factor(self.rv * np.maximum(jd, self.jd_floor))
 
+    def _woodbury(self, fac: tuple[np.ndarray, Any]) -> Callable[[np.ndarray], np.ndarray] | None:
+        r"""The CG preconditioner with the exact Jacobian of a block on a rank-one face (issue 15, n30b).
+
+        A block whose ``tangent()`` gives :math:`I - \mathcal J = S\mathcal NS^\top` (:math:`k\le`
+        ``TANGENT_MAX_NEGATIVE`` negative eigenvalues, :meth:`~sosproj.sdp.partial_newton.PartialPsdBlock.tangent`)
+        and whose penalty is one
+        :math:`\sigma` turns the Newton matrix into :math:`K - \sigma E\mathcal NE^\top`, :math:`E = A_b^\top S`
+        (:math:`n\times Nk`, sparse), :math:`K` the diagonal-Jacobian normal matrix of :meth:`_preconditioner`.
+        Woodbury: :math:`(K - \sigma E\mathcal NE^\top)^{-1} = K^{-1} + K^{-1}E\,\Gamma^{-1}E^\top K^{-1}` with
+        the capacitance :math:`\Gamma = \mathcal N^{-1}/\sigma - E^\top K^{-1}E` (order :math:`Nk`, one
+        Cholesky; :math:`K^{-1}` is diagonal plus the coupled rows' Woodbury, so :math:`E^\top K^{-1}E` costs
+        two sparse products and one small solve). CG still runs against the true Hessian (the float
+        rounding and the ``eps`` shift are all that is left to it). ``None`` (the diagonal preconditioner)
+        without such a block, with several, or when :math:`\Gamma` is not numerically positive definite.
+        """
+        faces = []
+        for sl, blk in self.blocks:
+            tan = getattr(blk, "tangent", None)
+            t = tan() if tan is not None else None
+            if t is None:
+                continue
+            rv = self.rv[sl]
+            if rv.size == 0 or float(np.ptp(rv)) > 0.0:
+                return None
+            faces.append((sl, float(rv[0]), t))
+        if len(faces) != 1:
+            return None
+        sl, sig, (S, Ninv) = faces[0]
+        del faces, t                    # S's values are not needed once E is built (peak memory)
+        img = self._tangent_image(sl, S)
+        assert img is not None
+        E, ET = img
+        del S
+        Dinv, K_chol = fac
+        DE = sp.csc_matrix((E.data * Dinv[E.indices], E.indices, E.indptr), shape=E.shape)
+        gam = Ninv                      # the block's own array: updated in place
+        gam /= sig
+        ncol = gam.shape[1]
+        chunks = [slice(a, min(ncol, a + WOODBURY_CHUNK)) for a in range(0, ncol, WOODBURY_CHUNK)]
+        for c in chunks:                # column chunks: no N x N sparse product at once (peak memory)
+            gam[:, c] -= (ET @ DE[:, c]).toarray()
+        if K_chol is not None:          # K^{-1} = D^{-1} - D^{-1}C' Kc^{-1} C D^{-1}, Kc = L L'
+            CDE = self.C @ DE
+            CDE = CDE.toarray() if sp.issparse(CDE) else np.asarray(CDE)
+            CDE = sla.solve_triangular(K_chol[0], CDE, lower=bool(K_chol[1]), trans=0 if K_chol[1] else 1,
+                                       check_finite=False, overwrite_b=True)
+            for c in chunks:
+                gam[:, c] += CDE.T @ CDE[:, c]
+            del CDE
+        del DE
+        try:
+            gchol = sla.cho_factor(gam, lower=True, check_finite=False, overwrite_a=True)
+        except np.linalg.LinAlgError:
+            return None
+
+        def apply(r: np.ndarray) -> np.ndarray:
+            z = self.normal_solve(r, fac)
+            w = sla.cho_solve(gchol, ET @ z, check_finite=False)
+            return z + self.normal_solve(E @ w, fac)
+
+        return apply
+
+    def prepare_tangent(self) -> None:
+        """Build the maps of :meth:`_tangent_image` now for every block with a ``tangent_pattern`` (a caller
+        that swaps in such a block calls it before the solve: the build's temporaries, a few ``N x N`` index
+        arrays, then do not add to the Newton phase's peak memory)."""
+        for sl, blk in self.blocks:
+            pat = getattr(blk, "tangent_pattern", None)
+            if pat is not None and self.tangent_precond:
+                indices, indptr, _, _ = pat()
+                S = sp.csc_matrix((np.ones(indices.size), indices, indptr),
+                                  shape=(sl.stop - sl.start, indptr.size - 1))
+                self._tangent_image(sl, S, build_only=True)
+
+    def _tangent_image(self, sl: slice, S: sp.csc_matrix, build_only: bool = False
+                       ) -> tuple[sp.csc_matrix, sp.csr_matrix] | None:
+        """``E = A_b' S`` and its transpose for the block rows ``sl``. ``S`` is ``k`` column blocks of one
+        pattern, fixed per block (:meth:`~sosproj.sdp.partial_newton.PartialPsdBlock.tangent`), so the
+        product's pattern and the map from one block's ``S.data`` to its ``E.data`` (a weighted class sum)
+        are built once (one ``bincount`` per column block and Newton step after that)."""
+        key = (sl.start, sl.stop)
+        d = int(round((np.sqrt(8 * S.shape[0] + 1) - 1) / 2))      # the block's order: S has k blocks of d columns
+        k = S.shape[1] // d
+        nnz1 = S.nnz // k
+        tmpl = self._block_AT.get(key)
+        if tmpl is None or tmpl[0] != nnz1:
+            Ab = self.A[sl].tocsr()
+            p = S.indices[:nnz1]                            # svec row of each entry of the first block
+            cnt = np.diff(Ab.indptr)[p]
+            if np.all(cnt == 1):                            # one moment per entry (the moment matrix)
+                t = None
+                at = Ab.indptr[p]
+            else:
+                t = np.repeat(np.arange(nnz1, dtype=np.int32), cnt)
+                at = np.repeat(Ab.indptr[p] - np.cumsum(cnt) + cnt, cnt) + np.arange(cnt.sum())
+            del cnt
+            n = self.A.shape[1]
+            keys = np.repeat(np.arange(d, dtype=np.int64) * n, np.diff(S.indptr[:d + 1]))
+            if t is not None:
+                keys = keys[t]
+            keys += Ab.indices[at]
+            uniq, pos = np.unique(keys, return_inverse=True)
+            del keys
+            weight = Ab.data[at]
+            e_idx = (uniq % n).astype(np.int32)
+            e_ptr = np.searchsorted(uniq, np.arange(d + 1, dtype=np.int64) * n).astype(np.int32)
+            tmpl = (nnz1, pos.astype(np.int32), weight, t, e_idx, e_ptr)
+            del uniq, pos, at
+            self._block_AT[key] = tmpl
+        if build_only:
+            return None
+        _, pos, weight, t, e_idx, e_ptr = tmpl
+        ne = e_idx.size
+
+        def image(v: np.ndarray) -> np.ndarray:
+            return np.bincount(pos, weights=weight * (v if t is None else v[t]), minlength=ne)
+
+        n, ncols = self.A.shape[1], S.shape[1]
+        if k == 1:
+            data, idx, ptr = image(S.data), e_idx, e_ptr
+        else:
+            data = np.concatenate([image(S.data[j * nnz1:(j + 1) * nnz1]) for j in range(k)])
+            idx = np.tile(e_idx, k)
+            ptr = np.concatenate([e_ptr[:-1] + j * ne for j in range(k)] + [[k * ne]]).astype(np.int32)
+        return (sp.csc_matrix((data, idx, ptr), shape=(n, ncols)),
+                sp.csr_matrix((data, idx, ptr), shape=(ncols, n)))
+
     def _newton_dir(self, grad: np.ndarray, active: np.ndarray, rtol: float) -> tuple[np.ndarray, int]:
         """PCG on ``(P + A' S J A + eps I) d = -grad`` preconditioned by ``(P + A' S diag(J) A)^{-1}``."""
         eps = 1e-10 * (1.0 + float(np.max(self.p_diag)))
         fac = self._preconditioner(active)
+        precond = self._woodbury(fac) if self.tangent_precond else None
+        if precond is None:
+            def precond(r: np.ndarray) -> np.ndarray:
+                return self.normal_solve(r, fac)
 
         def hess(v: np.ndarray) -> np.ndarray:
             return self.p_diag * v + self.AT @ (self.rv * self._jac(self.A @ v, active)) + eps * v
 
         d = np.zeros_like(grad)
         r = -grad
-        z = self.normal_solve(r, fac)
+        z = precond(r)
         p = z.copy()
         rz = float(r @ z)
         target = rtol * float(np.linalg.norm(r))
@@ -327,7 +469,7 @@ class SsnalBackend(AdmmBackend):
             r -= a * Hp
             if float(np.linalg.norm(r)) <= target:
                 break
-            z = self.normal_solve(r, fac)
+            z = precond(r)
             rz_new = float(r @ z)
             p = z + (rz_new / rz) * p
             rz = rz_new
