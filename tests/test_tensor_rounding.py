@@ -97,6 +97,16 @@ def test_agrees_with_a_long_power_method_reference(n, seed):
     assert new == pytest.approx(ref, rel=1e-10)
 
 
+def test_every_start_is_converged_from_n_64_on():
+    T = _gaussian(64, 0)
+    tr = _rounding(3)
+    val, z = tr.best_point_tensor(T)
+    assert tr.last_info["converged"] == tr.last_info["starts"] == 128
+    lam, kkt, hmax = _conditions(T, z)
+    assert val == pytest.approx(lam, rel=1e-12) and kkt <= 1e-10 and hmax <= 1e-8 * abs(lam)
+    assert val >= tr.best_point_tensor(T, newton_starts=0)[0] - 1e-12 * abs(val)
+
+
 def test_order_two_gives_the_top_eigenvalue():
     A = np.random.default_rng(11).standard_normal((25, 25))
     A = A + A.T

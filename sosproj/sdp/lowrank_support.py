@@ -44,6 +44,16 @@ AUTO_RANKONE_MIN_ORDER = 200
 #: orders in between 200 and 496 were not measured and keep ``"rankone"``
 AUTO_RANKONE_NEWTON_MIN_ORDER = 496
 
+#: ``TensorRounding.best_point`` converges this many of its best starts by trust-region Newton below
+#: :data:`CANDIDATE_ALL_STARTS_MIN_N` variables: on 30 Gaussian tensors at n = 30, 40, 48 and 6 at n = 64 the 32
+#: best reached the same value as all 128, 0.05-0.3 s sooner (``benchmarks/results_support/cand/filter_check.txt``)
+CANDIDATE_NEWTON_STARTS = 32
+
+#: from this many variables on every start is converged: at n = 100 the 32 best missed the best maximizer
+#: by 2.1% on one of three tensors (and by 0.6% on one of the lead's two probe tensors), at ~1 s more per solve
+#: of 10 minutes (``filter_check.txt``, ``candidate_probe9.txt``)
+CANDIDATE_ALL_STARTS_MIN_N = 64
+
 #: the backends that take the rank-one candidate's settings (trace bound, interior point, rounding)
 _RANKONE_SOLVERS = ("rankone", "rankone_newton")
 
@@ -144,7 +154,7 @@ class TensorRounding:
         return G
 
     def best_point(self, q: np.ndarray, starts: int = 128, rng: Any = 0, iters: int = 100,
-                   tol: float = 1e-12, polish: int = 4, newton_starts: int = 32, kkt_tol: float = 1e-11,
+                   tol: float = 1e-12, polish: int = 4, newton_starts: int | None = None, kkt_tol: float = 1e-11,
                    newton_iters: int = 60) -> tuple[float, np.ndarray]:
         r"""Best point of a **batched** SS-HOPM (Kolda & Mayo 2011) from ``starts`` random unit
         vectors (one tensor contraction per iteration for all of them, ``iters`` at most), then
@@ -155,15 +165,17 @@ class TensorRounding:
         :math:`(\alpha + \mu_{\max}) / (\alpha + \lambda)` and the shift grows like :math:`n` while
         :math:`\lambda` grows like :math:`\sqrt n`: at :math:`n = 100` 100 iterations leave the starts
         1-2% below their local maxima (``benchmarks/results_support/cand``). The ``newton_starts`` best
-        starts (by value after the power phase; default 32 of 128) are then driven to a KKT point of
+        starts (by value after the power phase; ``None``: :data:`CANDIDATE_NEWTON_STARTS` below
+        :data:`CANDIDATE_ALL_STARTS_MIN_N` variables, every start from there on) are then driven to a KKT point of
         :math:`\max_{\|z\| = 1} T(z, \dots, z)` with relative residual
         :math:`\|T(\cdot, z^{k-1}) - \lambda z\| / \max(1, |\lambda|) \le` ``kkt_tol`` (a local maximizer:
         the trust-region steps only raise the value) within ``newton_iters`` steps; the best value is
         returned and ``self.last_info`` says how many starts converged and the returned point's residual.
         (At :math:`n = 100` the best local maximizer came from the 1st-5th best start after the power
-        phase on three tensors, and plain Newton's method stalled on it.) ``newton_starts=0`` is the method
-        before issue 15's ``cand`` session: Newton's method on the ``polish`` best starts only, a step
-        kept only if it raises the value.
+        phase on three tensors, and plain Newton's method stalled on it; on another the winning start
+        was not among the 64 best after the power phase, ``candidate.txt``, ``filter_check.txt``.)
+        ``newton_starts=0`` is the method before issue 15's ``cand`` session: Newton's method on the
+        ``polish`` best starts only, a step kept only if it raises the value.
 
         Returns ``(value, z)``: the best value of :math:`\langle W, z^{\otimes k}\rangle` found on the
         unit sphere and its point (``||z|| = 1``).
@@ -181,7 +193,7 @@ class TensorRounding:
                                       newton_iters=newton_iters)
 
     def best_point_tensor(self, T: np.ndarray, starts: int = 128, rng: Any = 0, iters: int = 100,
-                          tol: float = 1e-12, polish: int = 4, newton_starts: int = 32, kkt_tol: float = 1e-11,
+                          tol: float = 1e-12, polish: int = 4, newton_starts: int | None = None, kkt_tol: float = 1e-11,
                           newton_iters: int = 60) -> tuple[float, np.ndarray]:
         """:meth:`best_point` for the symmetric tensor ``T`` itself (order ``self.k``)."""
         T = np.asarray(T, dtype=float)
@@ -213,6 +225,8 @@ class TensorRounding:
             flip = vals < 0
             Z[:, flip] *= -1.0
             vals = np.abs(vals)
+        if newton_starts is None:
+            newton_starts = Z.shape[1] if n >= CANDIDATE_ALL_STARTS_MIN_N else CANDIDATE_NEWTON_STARTS
         if newton_starts > 0:
             top = np.argsort(vals)[::-1][:int(newton_starts)]
             vals_n, Zc, info = self._ascend(T, Z[:, top], vals[top], kkt_tol, newton_iters)

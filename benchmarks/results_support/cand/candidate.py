@@ -5,9 +5,9 @@ Methods, on the symmetrized Gaussian tensors of ``benchmarks/support_scale.py`` 
 
 * ``old``: main at d221599 (``newton_starts=0``): 100 shifted power iterations, Newton on the 4 best;
 * ``old1000``: the same with 1,000 power iterations (the reference of the lead's support9 probe);
-* ``new``: the default after the cand session (``newton_starts=32``): 100 power iterations, then the 32 best
-  starts converged by the batched Riemannian trust-region Newton method (KKT residual <= 1e-11);
-* ``new_all``: the same on all 128 starts.
+* ``new``: ``newton_starts=32``: 100 power iterations, then the 32 best starts converged by the batched
+  Riemannian trust-region Newton method (KKT residual <= 1e-11); the default below n = 64;
+* ``new_all``: the same on all 128 starts (``newton_starts=128``); the default from n = 64 on.
 
 Run (one BLAS thread): OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 PYTHONPATH=$PWD \
     python benchmarks/results_support/cand/candidate.py 30 64 100 > benchmarks/results_support/cand/candidate.txt
@@ -36,7 +36,7 @@ def kkt(T: np.ndarray, z: np.ndarray) -> float:
 
 
 METHODS = {"old": {"newton_starts": 0}, "old1000": {"newton_starts": 0, "iters": 1000},
-           "new": {}, "new_all": {"newton_starts": 128}}
+           "new": {"newton_starts": 32}, "new_all": {"newton_starts": 128}}
 
 if __name__ == "__main__":
     ns = [int(a) for a in sys.argv[1:]] or [30, 64, 100]
