@@ -6,8 +6,9 @@ The tensor is ``benchmarks/support_scale.py``'s (``default_rng([2026, n])``, ten
 Recorded (hooks only, the solver is unchanged): every certified upper bound the solver computes
 (``SupportCertifier.lower``), every Cholesky verification (``SupportCertifier.verifies``) and every rough-phase
 gap estimate (the ``NegativeEigenpairs`` screen at tolerance 1e-3: estimated upper bound
-``t + trace_bound * max(0, -lambda_min)``), with seconds since the solve started. ``--old-candidate`` runs the
-candidate of main at d221599 (``TensorRounding.best_point`` with ``newton_starts=0``).
+``t + trace_bound * max(0, -lambda_min)``, labelled ``screen@K`` with ``K`` the calls of the rough phase's
+other eigenpair solvers so far, about one per Douglas-Rachford step), with seconds since the solve started.
+``--old-candidate`` runs the candidate of main at d221599 (``TensorRounding.best_point`` with ``newton_starts=0``).
 
 Run: see COMMAND.md in this folder.
 """
@@ -61,6 +62,7 @@ def verifies(self, q, y, floor):
 
 class Screen(rn.NegativeEigenpairs):
     created = [0]
+    calls = [0]                                 # decompositions of the rough phase's other instances (~ steps)
 
     def __init__(self, *a, **kw):
         super().__init__(*a, **kw)
@@ -69,8 +71,10 @@ class Screen(rn.NegativeEigenpairs):
 
     def __call__(self, Z, tol, *a, **kw):
         lam, V = super().__call__(Z, tol, *a, **kw)
+        if self.tag != 0:
+            Screen.calls[0] += 1
         if tol == 1e-3 and self.tag == 0:
-            events.append((now(), "screen_neg_lambda", max(0.0, -float(lam[0])) if lam.size else 0.0))
+            events.append((now(), f"screen@{Screen.calls[0]}", max(0.0, -float(lam[0])) if lam.size else 0.0))
         return lam, V
 
 
@@ -112,7 +116,7 @@ for k in ("dr_iterations", "dr_capped_iterations", "dr_status", "dr_capped_statu
 print("# trajectory: seconds, event, value, relative gap to the candidate")
 rows = []
 for s, kind, v in events:
-    ub = t_level + tb * v if kind == "screen_neg_lambda" else v
+    ub = t_level + tb * v if kind.startswith("screen") else v
     gap = (ub - pv) / max(1.0, abs(ub))
     rows.append({"t": s, "event": kind, "upper": ub, "gap": gap})
     print(f"{s:8.1f} {kind:18s} {ub:.6f} {gap:.3e}")
