@@ -44,6 +44,16 @@ AUTO_RANKONE_MIN_ORDER = 200
 #: orders in between 200 and 496 were not measured and keep ``"rankone"``
 AUTO_RANKONE_NEWTON_MIN_ORDER = 496
 
+#: ``TensorRounding.best_point`` converges this many of its best starts by trust-region Newton below
+#: :data:`CANDIDATE_ALL_STARTS_MIN_N` variables: on 30 Gaussian tensors at n = 30, 40, 48 and 6 at n = 64 the 32
+#: best reached the same value as all 128, 0.05-0.3 s sooner (``benchmarks/results_support/cand/filter_check.txt``)
+CANDIDATE_NEWTON_STARTS = 32
+
+#: from this many variables on every start is converged: at n = 100 the 32 best missed the best maximizer
+#: by 2.1% on one of three tensors (and by 0.6% on one of the lead's two probe tensors), at ~1 s more per solve
+#: of 10 minutes (``filter_check.txt``, ``candidate_probe9.txt``)
+CANDIDATE_ALL_STARTS_MIN_N = 64
+
 #: the backends that take the rank-one candidate's settings (trace bound, interior point, rounding)
 _RANKONE_SOLVERS = ("rankone", "rankone_newton")
 
@@ -81,6 +91,7 @@ class TensorRounding:
         self.ro1 = R.readout(1)
         self.iters = int(iters)
         self.starts = int(starts)
+        self.last_info: dict[str, Any] = {}
 
     def tensor(self, q: np.ndarray) -> np.ndarray:
         """The symmetric tensor of the support direction encoded in the cost ``q``."""
@@ -143,10 +154,28 @@ class TensorRounding:
         return G
 
     def best_point(self, q: np.ndarray, starts: int = 128, rng: Any = 0, iters: int = 100,
-                   tol: float = 1e-12, polish: int = 4) -> tuple[float, np.ndarray]:
+                   tol: float = 1e-12, polish: int = 4, newton_starts: int | None = None, kkt_tol: float = 1e-11,
+                   newton_iters: int = 60) -> tuple[float, np.ndarray]:
         r"""Best point of a **batched** SS-HOPM (Kolda & Mayo 2011) from ``starts`` random unit
-        vectors (one tensor contraction per iteration for all of them, ``iters`` at most), the
-        ``polish`` best then refined by Newton's method on the KKT system.
+        vectors (one tensor contraction per iteration for all of them, ``iters`` at most), then
+        converged by a batched Riemannian trust-region Newton method (:meth:`_ascend`).
+
+        The power phase (shift :math:`\alpha = \|T_{(1)}\|_2`, the spectral norm of the flattening,
+        so that every step raises the value) converges only linearly with rate
+        :math:`(\alpha + \mu_{\max}) / (\alpha + \lambda)` and the shift grows like :math:`n` while
+        :math:`\lambda` grows like :math:`\sqrt n`: at :math:`n = 100` 100 iterations leave the starts
+        1-2% below their local maxima (``benchmarks/results_support/cand``). The ``newton_starts`` best
+        starts (by value after the power phase; ``None``: :data:`CANDIDATE_NEWTON_STARTS` below
+        :data:`CANDIDATE_ALL_STARTS_MIN_N` variables, every start from there on) are then driven to a KKT point of
+        :math:`\max_{\|z\| = 1} T(z, \dots, z)` with relative residual
+        :math:`\|T(\cdot, z^{k-1}) - \lambda z\| / \max(1, |\lambda|) \le` ``kkt_tol`` (a local maximizer:
+        the trust-region steps only raise the value) within ``newton_iters`` steps; the best value is
+        returned and ``self.last_info`` says how many starts converged and the returned point's residual.
+        (At :math:`n = 100` the best local maximizer came from the 1st-5th best start after the power
+        phase on three tensors, and plain Newton's method stalled on it; on another the winning start
+        was not among the 64 best after the power phase, ``candidate.txt``, ``filter_check.txt``.)
+        ``newton_starts=0`` is the method before issue 15's ``cand`` session: Newton's method on the
+        ``polish`` best starts only, a step kept only if it raises the value.
 
         Returns ``(value, z)``: the best value of :math:`\langle W, z^{\otimes k}\rangle` found on the
         unit sphere and its point (``||z|| = 1``).
@@ -159,8 +188,19 @@ class TensorRounding:
         >>> round(val, 9), np.round(np.abs(z), 6).tolist()
         (2.0, [0.0, 1.0, 0.0])
         """
-        T = self.tensor(q)
+        return self.best_point_tensor(self.tensor(q), starts=starts, rng=rng, iters=iters, tol=tol,
+                                      polish=polish, newton_starts=newton_starts, kkt_tol=kkt_tol,
+                                      newton_iters=newton_iters)
+
+    def best_point_tensor(self, T: np.ndarray, starts: int = 128, rng: Any = 0, iters: int = 100,
+                          tol: float = 1e-12, polish: int = 4, newton_starts: int | None = None, kkt_tol: float = 1e-11,
+                          newton_iters: int = 60) -> tuple[float, np.ndarray]:
+        """:meth:`best_point` for the symmetric tensor ``T`` itself (order ``self.k``)."""
+        T = np.asarray(T, dtype=float)
+        if T.ndim != self.k or any(d != T.shape[0] for d in T.shape):
+            raise InvalidInputError(f"best_point_tensor needs a cubical tensor of order {self.k}")
         n = T.shape[0]
+        self.last_info = {}
         if self.k == 1:                       # a linear form: the maximizer is explicit
             nrm = float(np.linalg.norm(T))
             return nrm, (T / nrm if nrm > 0 else np.eye(n)[0])
@@ -185,6 +225,14 @@ class TensorRounding:
             flip = vals < 0
             Z[:, flip] *= -1.0
             vals = np.abs(vals)
+        if newton_starts is None:
+            newton_starts = Z.shape[1] if n >= CANDIDATE_ALL_STARTS_MIN_N else CANDIDATE_NEWTON_STARTS
+        if newton_starts > 0:
+            top = np.argsort(vals)[::-1][:int(newton_starts)]
+            vals_n, Zc, info = self._ascend(T, Z[:, top], vals[top], kkt_tol, newton_iters)
+            b = int(np.argmax(vals_n))
+            self.last_info = {**info, "power_value": float(vals.max()), "value": float(vals_n[b])}
+            return float(vals_n[b]), Zc[:, b]
         val, z = -np.inf, Z[:, 0]
         for b in np.argsort(vals)[::-1][:polish]:        # Newton on the few best, the best kept
             v, zb = self._newton(T, Z[:, b])
@@ -193,6 +241,102 @@ class TensorRounding:
             if v > val:
                 val, z = v, zb
         return float(val), z
+
+    def _matrices(self, T: np.ndarray, Z: np.ndarray) -> np.ndarray:
+        """``H[b] = T(., ., z_b, ..., z_b)`` (``k - 2`` contractions) for every column of ``Z``: ``(B, n, n)``."""
+        n, B = Z.shape
+        if self.k == 2:
+            return np.broadcast_to(T, (B, n, n)).copy()
+        H = np.tensordot(T, Z, axes=([T.ndim - 1], [0]))
+        for _ in range(self.k - 3):
+            H = np.einsum("...jb,jb->...b", H, Z)
+        return np.ascontiguousarray(np.moveaxis(H, -1, 0))
+
+    def _ascend(self, T: np.ndarray, Z0: np.ndarray, vals0: np.ndarray, kkt_tol: float,
+                max_iter: int) -> tuple[np.ndarray, np.ndarray, dict[str, Any]]:
+        r"""Batched Riemannian trust-region Newton ascent of :math:`f(z) = T(z, \dots, z)` on the sphere
+        (Absil, Mahony & Sepulchre 2008, ch. 7; the subproblem solved exactly by an eigendecomposition,
+        Moré & Sorensen 1983) from every column of ``Z0``.
+
+        With :math:`H = T(\cdot, \cdot, z^{k-2})`, :math:`g = Hz`, :math:`\lambda = z^\top g`, the Riemannian
+        gradient and Hessian of :math:`f / k` are :math:`r = g - \lambda z` and
+        :math:`M = P((k-1)H - \lambda I)P` (:math:`P = I - zz^\top`). The step
+        :math:`d = -(M - \mu I)^{-1} r` on the tangent space takes :math:`\mu = 0` (Newton) when
+        :math:`M \prec 0` and the step is inside the radius :math:`\Delta`, else the
+        :math:`\mu > \max(0, \lambda_{\max}(M))` with :math:`\|d\| = \Delta` (bisection on the secular
+        equation); the trial point :math:`(z + d)/\|z + d\|` is kept only if the value does not fall
+        (then :math:`\Delta` doubles up to 1; else it shrinks 4x). A start stops at relative KKT residual
+        :math:`\|r\| / \max(1, |\lambda|) \le` ``kkt_tol``. Returns the values, the points and counts."""
+        k = self.k
+        n, S = Z0.shape
+        Z = Z0 / np.linalg.norm(Z0, axis=0)
+        H = self._matrices(T, Z)
+        G = np.einsum("bij,jb->ib", H, Z)
+        lam = np.einsum("ib,ib->b", Z, G)
+        radius = np.full(S, 0.5)
+        trial = np.zeros_like(Z)
+        done = np.zeros(S, dtype=bool)
+        resid = np.full(S, np.inf)
+        steps = 0
+        rejected = 0
+        eye = np.eye(n)
+        for it in range(max_iter + 1):
+            if it > 0:                         # evaluate the trial points of the active starts
+                act = np.flatnonzero(~done)
+                Zt = trial[:, act]
+                Ht = self._matrices(T, Zt)
+                Gt = np.einsum("bij,jb->ib", Ht, Zt)
+                lt = np.einsum("ib,ib->b", Zt, Gt)
+                ok = lt >= lam[act] - 1e-15 * np.abs(lam[act])
+                acc, rej = act[ok], act[~ok]
+                Z[:, acc], H[acc], G[:, acc], lam[acc] = Zt[:, ok], Ht[ok], Gt[:, ok], lt[ok]
+                radius[acc] = np.minimum(1.0, 2.0 * radius[acc])
+                radius[rej] *= 0.25
+                rejected += int(rej.size)
+                done[rej[radius[rej] < 1e-13]] = True    # no ascent left at machine precision
+            act = np.flatnonzero(~done)
+            if act.size == 0:
+                break
+            Za, la = Z[:, act], lam[act]
+            r = G[:, act] - la * Za
+            resid[act] = np.linalg.norm(r, axis=0) / np.maximum(1.0, np.abs(la))
+            conv = resid[act] <= kkt_tol
+            done[act[conv]] = True
+            if it == max_iter:
+                break
+            act, Za, la, r = act[~conv], Za[:, ~conv], la[~conv], r[:, ~conv]
+            if act.size == 0:
+                break
+            steps += 1
+            M = (k - 1) * H[act] - la[:, None, None] * eye
+            P = eye - np.einsum("ib,jb->bij", Za, Za)
+            M = P @ M @ P - np.maximum(1.0, np.abs(la))[:, None, None] * np.einsum("ib,jb->bij", Za, Za)
+            e, U = np.linalg.eigh(M)
+            c = np.einsum("bji,jb->bi", U, r)
+            rad = radius[act]
+            emax = e[:, -1]
+            mu = np.zeros(act.size)
+            newton = emax < 0
+            with np.errstate(divide="ignore", invalid="ignore"):
+                dn = np.linalg.norm(c / e, axis=1)
+            need = ~newton | ~(dn <= rad)
+            if need.any():                     # the radius is active: ||c / (e - mu)|| = rad, mu > max(0, emax)
+                lo = np.maximum(0.0, emax[need])
+                cn = np.linalg.norm(c[need], axis=1)
+                hi = lo + cn / rad[need] + 1e-300
+                lo = lo + 1e-15 * np.maximum(1.0, np.abs(lo))
+                for _ in range(60):
+                    mid = 0.5 * (lo + hi)
+                    big = np.linalg.norm(c[need] / (e[need] - mid[:, None]), axis=1) > rad[need]
+                    lo = np.where(big, mid, lo)
+                    hi = np.where(big, hi, mid)
+                mu[need] = hi
+            d = -np.einsum("bij,bj->ib", U, c / (e - mu[:, None]))
+            d -= Za * np.einsum("ib,ib->b", Za, d)       # on the tangent space (rounding)
+            zt = Za + d
+            trial[:, act] = zt / np.linalg.norm(zt, axis=0)
+        return lam, Z, {"newton_steps": steps, "converged": int(np.sum(resid <= kkt_tol)), "starts": S,
+                        "rejected": rejected, "kkt_residual": float(resid[int(np.argmax(lam))])}
 
     def _newton(self, T: np.ndarray, z: np.ndarray, steps: int = 8) -> tuple[float, np.ndarray]:
         r"""Newton's method on the KKT system :math:`T(\cdot, z^{k-1}) = \lambda z`, :math:`\|z\| = 1`

@@ -4,7 +4,7 @@ For a support function :math:`\max\langle W, T(y)\rangle` over the degree-4 pseu
 unit ball the relaxation is often tight with a rank-one optimum (the Dirac moments of the
 maximizer of :math:`\langle W, x^{\otimes k}\rangle` over the ball). This backend
 
-1. finds the candidate with a batched power method plus Newton polish
+1. finds the candidate with a batched power method, its best starts converged by trust-region Newton
    (:meth:`~sosproj.sdp.lowrank_support.TensorRounding.best_point`); its Dirac moment vector
    :math:`\hat x` is an **exactly feasible** point of value :math:`\hat p`;
 2. fixes the dual value at :math:`t = \hat p + \epsilon\max(1, |\hat p|)`,

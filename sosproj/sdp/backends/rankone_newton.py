@@ -4,8 +4,9 @@ For a support function of a tensor over the unit-ball relaxation
 (:func:`~sosproj.sdp.lowrank_support.support_route` supplies the proven trace bound, the
 interior point and the :class:`~sosproj.sdp.lowrank_support.TensorRounding`), this backend
 
-1. takes the best point of a batched power method with Newton polish
-   (:meth:`~sosproj.sdp.lowrank_support.TensorRounding.best_point`): its Dirac moment vector
+1. takes the best point of a batched power method whose 32 best starts are converged to local
+   maximizers by a trust-region Newton method (KKT residual in ``info["candidate_kkt_residual"]``;
+   :meth:`~sosproj.sdp.lowrank_support.TensorRounding.best_point`): its Dirac moment vector
    :math:`\hat x` is an exactly feasible point of value :math:`\hat p`, the primal optimum when the
    relaxation is tight (rank-one moment matrix);
 2. finds a **rough** dual certificate (from moment order :data:`DR_CAP_MIN_ORDER` on, first with
@@ -410,7 +411,10 @@ class RankOneNewtonBackend(SolverBackend):
             x = x_origin
         pv = -float(q @ x)
         y, dr_iter, dr_status, flat_bound, capped, capped_status = self._rough_dual(q, pv, work_deadline)
-        extra: dict[str, Any] = {"candidate": pv, "dr_iterations": dr_iter, "dr_status": dr_status,
+        cand_info = getattr(self.rounding, "last_info", None) or {}
+        extra: dict[str, Any] = {"candidate": pv, "candidate_kkt_residual": cand_info.get("kkt_residual"),
+                                 "candidate_power_value": cand_info.get("power_value"),
+                                 "dr_iterations": dr_iter, "dr_status": dr_status,
                                  "dr_capped_iterations": capped, "dr_capped_status": capped_status,
                                  "flattening_bound": flat_bound}
 
