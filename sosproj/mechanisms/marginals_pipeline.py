@@ -735,7 +735,8 @@ BLOCK_CUBE_MAX_ORDER = 1100
 #: projection alone). Measured on planted binary data at n = 64 (docs/bench_allocation.md, "Wide binary
 #: data", seed 0): at SNR 0.37, 1.2, 3.7 and 12.2 (epsilon 0.03-1) the step's L1 error was 0.37x, 0.29x,
 #: 0.30x and 0.44x that of RP + truncate-and-rescale (0.37x the table-metric LNN alone at SNR 3.7), in
-#: about 40 CPU seconds (about 250 cube iterations of order 1,057). Above 15 it was not measured, and the
+#: 35-40 CPU seconds per release (237-263 cube iterations of order 1,057, 26-30 s; the LNN step after it
+#: 0.7 s; seed 0, epsilon 1 / 0.3, benchmarks/results_marginals/lnnc/). Above 15 it was not measured, and the
 #: tighter tolerance there (:func:`default_tolerance`) lets the cube iterations grow, so the step stops.
 BLOCK_CUBE_MAX_SNR = 15.0
 
@@ -879,7 +880,7 @@ def _table_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, 
 
 #: Diagnostics of an ADMM run kept in ``info`` for the step that was not returned.
 _STEP_KEYS = ("iterations", "converged", "primal_residual", "dual_residual", "rho", "theta", "duality_gap", "time",
-              "warm_start", "moment_matrix_order")
+              "warm_start", "moment_matrix_order", "residuals_converged", "relative_gap")
 
 
 def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
