@@ -10,11 +10,12 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
+from marginals_peers import _dataset  # noqa: E402
+from peers.data import load  # noqa: E402
+
 import sosproj as sp  # noqa: E402
 import sosproj.mechanisms.marginals_pipeline as mp  # noqa: E402
 import sosproj.sdp.cube_tables_admm as cta  # noqa: E402
-from marginals_peers import _dataset  # noqa: E402
-from peers.data import load  # noqa: E402
 
 steps = []
 orig_cube, orig_proj = cta.CubeTablesProjector.solve, mp._projector

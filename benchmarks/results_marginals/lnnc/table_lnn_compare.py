@@ -19,11 +19,11 @@ import time
 
 sys.path.insert(0, os.path.join(os.getcwd(), "benchmarks"))
 import numpy as np  # noqa: E402
+from marginals_peers import _dataset  # noqa: E402
+from peers.data import load  # noqa: E402
 
 import sosproj as sp  # noqa: E402
 import sosproj.mechanisms.marginals_pipeline as mp  # noqa: E402
-from marginals_peers import _dataset  # noqa: E402
-from peers.data import load  # noqa: E402
 from sosproj.sdp.marginal_admm import MarginalProjector  # noqa: E402
 
 args = [a for a in sys.argv[1:] if not a.startswith("--")]
