@@ -868,11 +868,11 @@ def _table_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, 
     Solved on its dual (``_projector(..., dual=True)``:
     :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual`; in the table metric its step is 1, the
     Lipschitz constant of the dual gradient), as the LNN step after the cube step; the ADMM when ``options``
-    sets ``rho``. Measured on the table-metric projection of the default measurement
-    (``benchmarks/results_marginals/lnnc/``, seeds 0-2, interleaved): planted n = 32 at epsilon 1 / 3 (the
-    table step forced) 30-60 dual iterations, 0.11-0.22 s CPU, against the ADMM's 325-1,645 iterations,
-    1.2-6.3 s; the dual's objective lower on all 6, relative gaps 2e-6-3.5e-3 against 4e-3-7e-3, L1 equal to
-    1e-6 relative.
+    sets ``rho``. Measured on the default measurement (``benchmarks/results_marginals/lnnc/``, seeds 0-2,
+    interleaved): planted n = 64 at epsilon 3 / 10 (where ``"auto"`` runs this step) 30-70 dual iterations,
+    0.9-2.2 s CPU, against the ADMM's 590-1,740 iterations, 19-58 s (0.04x-0.07x); planted n = 32 at 1 / 3 (the
+    step forced) 0.03x-0.12x. The dual's objective is lower on all 12 (by 0.1-1.1%), its relative gap 2e-6-3.5e-3
+    against the ADMM's 4e-3-1.2e-2; L1 moves by at most 8e-5 relative.
     """
     r, info = _projector(meas, False, options, table_metric(meas.layout), dual=True)
     return r, {**info, "metric": "table", "binary_step": "table"}
