@@ -107,25 +107,31 @@ def test_auto_mix_table_rule_shape():
     assert mp.auto_mix(0.0, rule="table") == 0.0
 
 
-def test_table_projection_equals_cvxpy_and_never_raises_the_cell_rmse(no_cube):
-    """The release's reconstruction is the projection in the table metric onto consistent locally
-    non-negative tables (cvxpy reference), so its RMSE per cell is at most the BLUE's (a projection onto
-    a convex set containing the true tables, in the metric of that error)."""
+def _clarabel_table_projection(meas, tol):
+    """The LNN projection in the table metric by cvxpy/Clarabel (residuals; solved in fractions of m)."""
     cp = pytest.importorskip("cvxpy")
-    ds = _binary(4, 40, seed=2)
-    meas = _measurement(ds, 3, 0.3, seed=5)
     lay = meas.layout
-    e = lay.res_pos[()]
+    m = float(meas.residuals[lay.empty_pos])
     eye = np.eye(lay.res_size)
     Bm = np.array([lay.forward(eye[i]) for i in range(lay.res_size)]).T
     Cm = eye - np.array([lay.center(eye[i].copy()) for i in range(lay.res_size)]).T
     w = lay.expand(mp.table_metric(lay))
     u = cp.Variable(lay.res_size)
-    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(w, cp.square(u - meas.residuals / ds.m)))),
-                      [Bm @ u >= 0, u[e] == 1.0, Cm @ u == 0])
-    prob.solve(solver="CLARABEL", tol_gap_abs=1e-9, tol_gap_rel=1e-9, tol_feas=1e-9)
+    prob = cp.Problem(cp.Minimize(cp.sum(cp.multiply(w, cp.square(u - meas.residuals / m)))),
+                      [Bm @ u >= 0, u[lay.empty_pos] == 1.0, Cm @ u == 0])
+    prob.solve(solver="CLARABEL", tol_gap_abs=tol, tol_gap_rel=tol, tol_feas=tol)
     assert prob.status == "optimal"
-    ref = Bm @ (ds.m * u.value)
+    return m * u.value
+
+
+def test_table_projection_equals_cvxpy_and_never_raises_the_cell_rmse(no_cube):
+    """The release's reconstruction is the projection in the table metric onto consistent locally
+    non-negative tables (cvxpy reference), so its RMSE per cell is at most the BLUE's (a projection onto
+    a convex set containing the true tables, in the metric of that error)."""
+    ds = _binary(4, 40, seed=2)
+    meas = _measurement(ds, 3, 0.3, seed=5)
+    lay = meas.layout
+    ref = lay.forward(_clarabel_table_projection(meas, 1e-9))
     got, info = mp._auto(meas, {"tol": 1e-8, "max_iter": 20000, "on_fail": "raise"})
     assert info["metric"] == "table" and info["converged"]
     assert np.max(np.abs(lay.forward(got) - ref)) <= 1e-4 * np.abs(ref).max()
@@ -187,9 +193,34 @@ def test_table_lnn_is_the_projector_in_the_table_metric():
     ds = _binary(5, 200, seed=6)
     meas = _measurement(ds, 3, 0.2, seed=2)
     opts = {"tol": 1e-6, "max_iter": 20000}
-    got, _ = mp._table_lnn(meas, {**opts, "on_fail": "raise"})
-    ref, _ = MarginalProjector(meas.layout, mp.table_metric(meas.layout), **opts).solve(meas.residuals)
-    assert np.array_equal(got, ref)
+    got, info = mp._table_lnn(meas, {**opts, "on_fail": "raise"})
+    proj = MarginalProjector(meas.layout, mp.table_metric(meas.layout), **opts)
+    ref, _ = proj.solve_dual(meas.residuals)                           # solved on its dual
+    assert info["solver"] == "marginal-dual-fista" and np.array_equal(got, ref)
+    # the ADMM (kept when the options set its penalty) reaches the same projection
+    admm, ainfo = mp._table_lnn(meas, {**opts, "rho": proj.rho0, "on_fail": "raise"})
+    assert ainfo["solver"] == "marginal-admm" and ainfo["converged"]
+    w = meas.layout.expand(mp.table_metric(meas.layout))
+    d = got - admm
+    assert 0.5 * float(d @ (w * d)) <= 2 * (info["duality_gap"] + ainfo["duality_gap"]) + 1e-9
+
+
+def test_table_lnn_dual_at_the_default_tolerance_is_within_its_certificate_of_clarabel(no_cube):
+    """The table path at the default tol (the dual): its duality gap bounds its table-metric distance to
+    Clarabel's projection, and the gap is small."""
+    ds = _binary(4, 40, seed=2)
+    meas = _measurement(ds, 3, 0.3, seed=5)
+    lay = meas.layout
+    w = lay.expand(mp.table_metric(lay))
+    ref = _clarabel_table_projection(meas, 1e-10)
+    got, info = mp._table_lnn(meas, {"on_fail": "raise"})
+    assert info["solver"] == "marginal-dual-fista" and info["converged"] and info["metric"] == "table"
+    d = got - ref
+    d[lay.empty_pos] = 0.0
+    dist2 = 0.5 * float(d @ (w * d))
+    assert dist2 <= info["duality_gap"] + 1e-6 * max(info["objective"], 1.0)
+    assert info["duality_gap"] <= 1e-2 * max(info["objective"], 1.0)
+    assert lay.forward(got).min() >= 0 and np.isclose(lay.forward(got)[:8].sum(), ds.m)
 
 
 # ---------------------------------------------------------------- the two-block degree-4 cube step

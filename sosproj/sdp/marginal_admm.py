@@ -141,6 +141,16 @@ class ProjectorState:
 RHO0_FACTOR = 10.0
 
 
+#: Relative duality gap (``gap / max(objective, 1)``, :meth:`MarginalProjector.certificate`) that
+#: ``info["converged"]`` of :meth:`MarginalProjector.solve` also requires (LNN only): 0.01 certifies the
+#: returned point within ``sqrt(0.02) = 0.14`` of the distance the projection moved the input (W-norm,
+#: objective >= 1). Chosen to flag what the residual test misses (captured nltcs LNN steps: gaps up to 0.14 at
+#: objectives 0.2-0.7, the ADMM's iterate 70% above the optimum) and to pass the ADMM's and the dual's answers that
+#: agree with the exact projection in L1 (planted32 table metric: relative gaps 4e-3-7e-3, L1 within 1e-4 of the
+#: dual's; benchmarks/results_marginals/lnnc/). A constant, so public; it changes the report, never the iterates.
+ADMM_GAP_RTOL = 0.01
+
+
 #: ``a`` of the dual's momentum ``(k - 1) / (k + a)`` (Chambolle & Dossal 2015; ``a = 2`` is close to the
 #: classical FISTA sequence): on Adult's extrapolation projection (epsilon 1, seed 0) ``a = 4`` took 500 / 520
 #: iterations against FISTA's 820 / 580 from two starts (``benchmarks/results_marginals/adult_v9/experiments/``).
@@ -193,7 +203,21 @@ class MarginalProjector:
 
     def solve(self, r_noisy: np.ndarray, *, on_fail: str = "warn",
               warm_start: ProjectorState | None = None) -> tuple[np.ndarray, dict[str, Any]]:
-        """Project the noisy residuals ``r_noisy`` (its empty-set entry is the total ``m``)."""
+        r"""Project the noisy residuals ``r_noisy`` (its empty-set entry is the total ``m``).
+
+        The iteration stops when the mixing weight ``theta`` (:meth:`make_nonnegative`) and the scaled dual
+        residual are within ``tol`` (with ``psd=True`` also the relative primal residual), or at ``max_iter``.
+        What ``info["converged"]`` certifies: that test passed and, without the PSD constraint (where
+        :meth:`certificate` exists), the returned point's duality gap is small,
+        :math:`\text{gap} \le \rho_g \max(p(r), 1)`, :math:`\rho_g` = :data:`ADMM_GAP_RTOL` (``info["relative_gap"]``
+        is the left side over :math:`\max(p, 1)`; ``p`` the objective :math:`\tfrac12\|r - \tilde c\|_W^2`, so for
+        :math:`p \ge 1` the certified distance
+        :math:`\|r - c^\star\|_W \le \sqrt{2 \rho_g}\,\|r - \tilde c\|_W`). The residual test alone
+        (``info["residuals_converged"]``) can pass far from the optimum: on the captured nltcs LNN steps after
+        the cube step (``benchmarks/results_peers/runtime_v13/captured_lnn.txt``) at gap 0.144, objective 0.299
+        against an optimum of 0.173. The gap test changes the report only, never the iterates; with ``psd=True``
+        (no certificate) ``converged`` is the residual test.
+        """
         r, info, _state = self.solve_state(r_noisy, on_fail=on_fail, warm_start=warm_start)
         return r, info
 
@@ -296,7 +320,14 @@ class MarginalProjector:
         state = ProjectorState(r=r.copy(), z=np.maximum(s, 0.0), u=np.minimum(s, 0.0), rho=rho)
         r, theta = self.make_nonnegative(r)
         cert = self.certificate(rt, r, -rho * state.u) if mo is None else None
+        # the residual test above passes well before the optimum on some inputs (captured nltcs LNN
+        # steps: gap 0.14 at objective 0.30, optimum 0.17); where a certificate exists, "converged"
+        # also requires it (the iterates are unchanged: only the report)
+        rel_gap = cert["duality_gap"] / max(cert["objective"], 1.0) if cert else None
+        residuals_converged = converged
+        converged = converged and (rel_gap is None or rel_gap <= ADMM_GAP_RTOL)
         info = {"solver": "marginal-admm", "iterations": it, "converged": converged,
+                "residuals_converged": residuals_converged, "relative_gap": rel_gap,
                 "warm_start": warm_start is not None,
                 "primal_residual": rp, "dual_residual": rd, "rho": rho, "theta": theta,
                 "objective": cert["objective"] if cert else None,
@@ -304,9 +335,13 @@ class MarginalProjector:
                 "duality_gap": cert["duality_gap"] if cert else None,
                 "psd": mo is not None, "moment_matrix_order": mo.order if mo is not None else None,
                 "time": time.perf_counter() - t0}
+        why = (f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
+               if not residuals_converged or rel_gap is None else
+               f"the marginal projection's residual test passed but its relative duality gap {rel_gap:.3g} "
+               f"exceeds ADMM_GAP_RTOL={ADMM_GAP_RTOL:g} (not certified near the optimum); use solve_dual, "
+               "a smaller tol, or ")
         apply_on_fail(converged, on_fail,
-                      f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
-                      "raise max_iter or tol (the returned tables are still non-negative and consistent)",
+                      why + "raise max_iter or tol (the returned tables are still non-negative and consistent)",
                       {**info, "value": r})
         return r, info, state
 
