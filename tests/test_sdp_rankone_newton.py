@@ -377,18 +377,22 @@ def test_memory_estimate_covers_the_measured_peak_and_admits_n100():
 
 
 def test_auto_penalty_is_a_function_of_the_size_only(monkeypatch):
-    """``sigma="auto"``: 1000 below moment order ``DR_CAP_MIN_ORDER``, 10 from it on, whatever the tensor (public
-    quantities only); bad values are refused."""
+    """``sigma="auto"``: 1000 for a first Newton round, retried at 3 below moment order ``DR_CAP_MIN_ORDER`` and at
+    10 from it on, whatever the tensor (public quantities only); bad values are refused."""
     from sosproj.sdp.backends import rankone_newton as rn
 
-    assert rn.DEFAULT_SIGMA == 1000.0 and rn.LARGE_ORDER_SIGMA == 10.0
+    assert rn.DEFAULT_SIGMA == 1000.0 and rn.LARGE_ORDER_SIGMA == 1000.0
+    assert rn.RETRY_SIGMA == 3.0 and rn.LARGE_ORDER_RETRY_SIGMA == 10.0
     R, W, _ = tensor_case(6, seed=1)
     _, settings = support_route(R, SOLVER, 1e-7, 3)
     order = R.psd_blocks[0].order
-    for threshold, expected in ((rn.DR_CAP_MIN_ORDER, rn.DEFAULT_SIGMA), (order, rn.LARGE_ORDER_SIGMA),
-                                (order + 1, rn.DEFAULT_SIGMA)):
+    monkeypatch.setattr(rn, "LARGE_ORDER_SIGMA", 7.0)      # tell the two sizes apart
+    for threshold, expected in ((rn.DR_CAP_MIN_ORDER, (rn.DEFAULT_SIGMA, rn.RETRY_SIGMA)),
+                                (order, (7.0, rn.LARGE_ORDER_RETRY_SIGMA)),
+                                (order + 1, (rn.DEFAULT_SIGMA, rn.RETRY_SIGMA))):
         monkeypatch.setattr(rn, "DR_CAP_MIN_ORDER", threshold)
-        sig = {RankOneNewtonBackend(compile_support(R, 3, w), tol=1e-7, **settings).sigma for w in (W, -2.0 * W)}
+        sig = {(b.sigma, b.retry_sigma) for b in (RankOneNewtonBackend(compile_support(R, 3, w), tol=1e-7, **settings)
+                                                  for w in (W, -2.0 * W))}
         assert sig == {expected}
     assert RankOneNewtonBackend(compile_support(R, 3, W), tol=1e-7, **{**settings, "sigma": 5}).sigma == 5.0
     for bad in ("big", 0.0, True):

@@ -93,8 +93,15 @@ DEFAULT_SIGMA = 1000.0
 #: (``benchmarks/results_support/n30b/notes.md``)
 RETRY_SIGMA = 3.0
 
-#: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``)
-LARGE_ORDER_SIGMA = 10.0
+#: initial penalty of the Newton phase from moment order :data:`DR_CAP_MIN_ORDER` on (``sigma="auto"``), for a first
+#: Newton round after a certified rough phase (the rule of :data:`RETRY_SIGMA`); 10 before issue 15's session 27:
+#: with the exact Woodbury preconditioner the large penalty was faster at n = 48 (3 tensors, median 9.42 s against
+#: 10.66 s, ``benchmarks/results_support/n30b/``) and n = 64 (2 tensors, ``benchmarks/results_support/lead27/``)
+LARGE_ORDER_SIGMA = 1000.0
+
+#: the penalty from moment order :data:`DR_CAP_MIN_ORDER` on of every Newton round after the first, and of the first
+#: when the rough phase did not certify its ``dr_gap`` (the large-order default before session 27)
+LARGE_ORDER_RETRY_SIGMA = 10.0
 
 #: the rough phase's eigenpair residual tolerance per unit of the Douglas-Rachford step from moment order
 #: :data:`DR_CAP_MIN_ORDER` on (``dr_rtol_factor="auto"``; below it and in ``solver="rankone"``:
@@ -162,8 +169,9 @@ class RankOneNewtonBackend(SolverBackend):
     ``gap_tol / 2``, ask the next Newton subproblem for the dual residual that the certificate
     needs, :meth:`_dual_target`; False: the subproblems' own targets, as before), ``sigma``
     (initial penalty of the Newton phase; ``"auto"``:
-    :data:`LARGE_ORDER_SIGMA` = 10 from moment order :data:`DR_CAP_MIN_ORDER` on, 1.09x / 1.19x faster
-    than 3 on two ``n = 64`` tensors, ``experiments/support6_sigma64_t*.txt``; below it
+    :data:`LARGE_ORDER_SIGMA` = 1000 from moment order :data:`DR_CAP_MIN_ORDER` on (10 before session 27, itself
+    1.09x / 1.19x faster than 3 on two ``n = 64`` tensors, ``experiments/support6_sigma64_t*.txt``), later rounds
+    and a first round after an uncertified rough phase at :data:`LARGE_ORDER_RETRY_SIGMA` = 10; below it
     :data:`DEFAULT_SIGMA` = 1000 (3 before issue 15's n30b session, when ``newton_tol`` 1e-3 and 3 were the
     fastest pair at ``n = 30`` in ``experiments/newton_sweep.txt``; with the exact Woodbury preconditioner of
     the Newton systems a large penalty needs fewer Newton steps, ``benchmarks/results_support/n30b/notes.md``)),
@@ -216,7 +224,7 @@ class RankOneNewtonBackend(SolverBackend):
         if isinstance(o["sigma"], str) and o["sigma"] == "auto":      # a function of the size only
             big = max(problem.cones.psd, default=0)
             self.sigma = LARGE_ORDER_SIGMA if big >= DR_CAP_MIN_ORDER else DEFAULT_SIGMA
-            self.retry_sigma = None if big >= DR_CAP_MIN_ORDER else RETRY_SIGMA
+            self.retry_sigma = LARGE_ORDER_RETRY_SIGMA if big >= DR_CAP_MIN_ORDER else RETRY_SIGMA
         elif isinstance(o["sigma"], (int, float, np.integer, np.floating)) and not isinstance(o["sigma"], bool):
             self.sigma = float(o["sigma"])
             self.retry_sigma = None
@@ -471,8 +479,8 @@ class RankOneNewtonBackend(SolverBackend):
                 self._newton = _FaceSsnal(p, tol=tol, max_iter=self.max_iter, time_limit=remaining,
                                           admm_tol=1.0, admm_max_iter=1, rho=self.sigma, device=self.device)
             nw = self._newton
-            # sigma="auto" below order 1,000: the large penalty for a first round after a certified rough phase,
-            # the old one otherwise (a poor hand-over, any later round)
+            # sigma="auto": the large penalty for a first round after a certified rough phase, the old one
+            # otherwise (a poor hand-over, any later round)
             large_ok = rounds == 1 and dr_status == "certified"
             want = self.sigma if large_ok or self.retry_sigma is None else self.retry_sigma
             if nw.rho != want:
@@ -536,4 +544,4 @@ Backend = RankOneNewtonBackend
 
 __all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_RTOL_FACTOR",
            "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA",
-           "RETRY_SIGMA"]
+           "RETRY_SIGMA", "LARGE_ORDER_RETRY_SIGMA"]
