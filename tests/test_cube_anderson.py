@@ -12,7 +12,7 @@ import sosproj.sdp.cube_tables_admm as cta
 from sosproj.errors import InputTypeError, InvalidParameterError
 from sosproj.sdp.cube_gap import certified_distance, measured_count
 from sosproj.sdp.cube_tables_admm import CubeTablesProjector
-from tests.test_cube_gap import _a_dist, _full, _problem
+from tests.test_cube_gap import _a_dist, _full, _problem, clarabel_reference
 
 
 @pytest.fixture(scope="module")
@@ -21,14 +21,8 @@ def clarabel():
     cp = pytest.importorskip("cvxpy")
     n, ff = _problem(2, n=4, noise=0.08)
     proj = CubeTablesProjector(n, 4, ff.a)
-    gg = _full(proj, ff.g)
-    f = cp.Variable(proj.n_moments)
-    pos = proj.pos
-    Mf = cp.reshape(f[pos.ravel()], pos.shape, order="C")
-    prob = cp.Problem(cp.Minimize(0.5 * cp.sum(cp.multiply(proj.a, cp.square(f - gg)))),
-                      [f[0] == 1, 0.5 * (Mf + Mf.T) >> 0])
-    prob.solve(solver="CLARABEL", tol_gap_abs=1e-9, tol_gap_rel=1e-9, tol_feas=1e-9)
-    return n, ff, np.asarray(f.value), float(prob.value)
+    f, opt = clarabel_reference(cp, proj, _full(proj, ff.g))
+    return n, ff, f, opt
 
 
 @pytest.mark.parametrize("mem", [3, 10])
