@@ -336,13 +336,13 @@ class MarginalProjector:
                 "psd": mo is not None, "moment_matrix_order": mo.order if mo is not None else None,
                 "time": time.perf_counter() - t0}
         why = (f"the marginal projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
+               "raise max_iter or tol"
                if not residuals_converged or rel_gap is None else
                f"the marginal projection's residual test passed but its relative duality gap {rel_gap:.3g} "
-               f"exceeds ADMM_GAP_RTOL={ADMM_GAP_RTOL:g} (not certified near the optimum); use solve_dual, "
-               "a smaller tol, or ")
+               f"exceeds ADMM_GAP_RTOL={ADMM_GAP_RTOL:g} (not certified near the optimum); use solve_dual or a "
+               "smaller tol")
         apply_on_fail(converged, on_fail,
-                      why + "raise max_iter or tol (the returned tables are still non-negative and consistent)",
-                      {**info, "value": r})
+                      why + " (the returned tables are still non-negative and consistent)", {**info, "value": r})
         return r, info, state
 
     def solve_dual(self, r_noisy: np.ndarray, *, on_fail: str = "warn", check_every: int = 10
