@@ -205,7 +205,7 @@ def test_auto_keeps_an_explicit_device_on_the_lowrank_route(monkeypatch):
     monkeypatch.setattr(admm_module, "AUTO_PROJECTION_LOWRANK_MIN_ORDER", order)
     ws = ConicSolver(prob, "auto", device="cpu", side_min_order=20)
     assert ws.name == "lowrank" and isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
-    # without device= nothing moves: auto never picks one by itself
+    # without device= nothing moves below AUTO_PROJECTION_DEVICE_MIN_ORDER (order 45 here)
     ws = ConicSolver(prob, "auto", side_min_order=20)
     assert ws.name == "lowrank" and not isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
 
@@ -226,3 +226,92 @@ def test_the_lowrank_fallback_of_rankone_newton_keeps_the_device():
     fb = ws._backend._fallback
     assert res.info["fallback"] == "lowrank" and res.status == "solved"
     assert fb.device == "cpu" and isinstance(fb.psd_proj[R.psd_blocks[0].order], TorchPSDProjector)
+
+
+def _auto_device_problem(monkeypatch):
+    """An n = 6 projection with both auto thresholds lowered to its moment order (28)."""
+    import sosproj.sdp.backends.admm as admm_module
+
+    R = MomentRelaxation(unit_ball(6), 4)
+    prob = compile_projection(R, 3, np.random.default_rng(5).normal(scale=0.1, size=(6, 6, 6)))
+    order = R.psd_blocks[0].order
+    monkeypatch.setattr(admm_module, "AUTO_PROJECTION_LOWRANK_MIN_ORDER", order)
+    monkeypatch.setattr(admm_module, "AUTO_PROJECTION_DEVICE_MIN_ORDER", order)
+    return R, prob, order
+
+
+def test_auto_asks_for_a_device_on_large_projections_only():
+    from sosproj.sdp.backends.admm import AUTO_PROJECTION_DEVICE_MIN_ORDER, auto_options
+    from sosproj.sdp.conic import Cones
+
+    d = AUTO_PROJECTION_DEVICE_MIN_ORDER
+    assert auto_options(Cones(zero=1, psd=(d, 51)), 100) == {"device": "auto"}
+    assert auto_options(Cones(zero=1, psd=(d - 1, 51)), 100) == {}
+    assert auto_options(Cones(zero=1, psd=(d, 51)), 0) == {}           # supports: unchanged
+
+
+def test_auto_device_without_a_gpu_is_the_host_path_bit_for_bit(monkeypatch):
+    import sosproj.sdp.gpu as gpu_module
+    from sosproj.sdp.solve import ConicSolver
+
+    _, prob, _ = _auto_device_problem(monkeypatch)
+    monkeypatch.setattr(gpu_module, "gpu_available", lambda: False)
+    ws = ConicSolver(prob, "auto", tol=1e-8, side_min_order=20)
+    assert ws.name == "lowrank" and ws._backend.device is None
+    res = ws.solve()
+    host = ConicSolver(prob, "lowrank", tol=1e-8, side_min_order=20).solve()
+    assert res.converged and "device" not in res.info
+    np.testing.assert_array_equal(res.x, host.x)
+
+
+def test_auto_device_lacking_memory_falls_back_to_the_host_before_any_work(monkeypatch):
+    import sosproj.sdp.backends.admm as admm_module
+    import sosproj.sdp.backends.lowrank as lowrank_module
+    from sosproj.errors import ResourceLimitError
+    from sosproj.sdp.solve import ConicSolver
+
+    _, prob, _ = _auto_device_problem(monkeypatch)
+    calls = []
+
+    def fake_resolve(device):
+        return "cpu" if device == "auto" else device
+
+    def refuse(d, device, what, itemsize=8):
+        calls.append((d, device))
+        raise ResourceLimitError(f"{what} on {device}: no memory (test)")
+
+    monkeypatch.setattr(lowrank_module, "resolve_device", fake_resolve)
+    monkeypatch.setattr(admm_module, "resolve_device", fake_resolve)
+    monkeypatch.setattr(lowrank_module, "check_device_memory", refuse)
+    ws = ConicSolver(prob, "auto", tol=1e-8, side_min_order=20)
+    assert calls and ws._backend.device is None
+    res = ws.solve()
+    assert res.converged and "no memory" in res.info["auto_note"] and "device" not in res.info
+    # an explicit device=None is kept: no device is tried at all
+    calls.clear()
+    ws = ConicSolver(prob, "auto", tol=1e-8, side_min_order=20, device=None)
+    assert not calls and ws._backend.device is None and ws.structure_note is None
+
+
+@needs_torch
+def test_auto_device_runs_the_projection_on_the_device_and_matches_the_host(monkeypatch):
+    import sosproj.sdp.backends.admm as admm_module
+    import sosproj.sdp.backends.lowrank as lowrank_module
+    from sosproj.sdp.gpu import TorchPSDProjector
+    from sosproj.sdp.solve import ConicSolver
+
+    R, prob, order = _auto_device_problem(monkeypatch)
+    if not gpu_available():            # PyTorch on the host stands in for the GPU
+
+        def fake_resolve(device):
+            return "cpu" if device == "auto" else resolve_device(device)
+
+        monkeypatch.setattr(lowrank_module, "resolve_device", fake_resolve)
+        monkeypatch.setattr(admm_module, "resolve_device", fake_resolve)
+    ws = ConicSolver(prob, "auto", tol=1e-8, side_min_order=20)
+    assert isinstance(ws._backend.psd_proj[order], TorchPSDProjector)
+    res = ws.solve()
+    host = ConicSolver(prob, "lowrank", tol=1e-8, side_min_order=20).solve()
+    assert res.converged and res.info["device"] in ("cpu", "cuda")
+    ro = R.readout(3)
+    np.testing.assert_allclose(ro(res.x), ro(host.x), atol=1e-6)

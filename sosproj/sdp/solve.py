@@ -38,7 +38,7 @@ import numpy as np
 from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
 from sosproj.policy import apply_on_fail, check_on_fail
 from sosproj.sdp.backends import BACKENDS, RawSolution, backend_class, estimate_memory
-from sosproj.sdp.backends.admm import auto_route
+from sosproj.sdp.backends.admm import auto_options, auto_route
 from sosproj.sdp.conic import ConicProblem
 from sosproj.validation import check_memory, check_positive
 
@@ -57,6 +57,20 @@ def auto_backend(problem: ConicProblem) -> str:
     'admm'
     """
     return auto_route(problem.cones, problem.P.count_nonzero() if problem.P is not None else 0)
+
+
+def auto_backend_options(problem: ConicProblem) -> dict[str, Any]:
+    """The options ``solver="auto"`` gives :func:`auto_backend`'s choice unless the caller set them:
+    ``device="auto"`` (a GPU where PyTorch sees one, else the host) for projections with a PSD block of
+    order at least :data:`~sosproj.sdp.backends.admm.AUTO_PROJECTION_DEVICE_MIN_ORDER`;
+    :func:`~sosproj.sdp.backends.admm.auto_options`.
+
+    >>> import numpy as np, scipy.sparse as sp
+    >>> from sosproj.sdp.conic import ConicProblem, Cones
+    >>> auto_backend_options(ConicProblem(None, np.ones(1), sp.csc_matrix([[-1.0]]), np.zeros(1), Cones(nonneg=1)))
+    {}
+    """
+    return auto_options(problem.cones, problem.P.count_nonzero() if problem.P is not None else 0)
 
 
 @dataclass(frozen=True)
@@ -136,7 +150,11 @@ class ConicSolver:
     with large blocks its ``lowrank`` variant, :func:`auto_backend`) when
     the problem has its structure and SCS otherwise; when ADMM stops short of the
     tolerance (iteration cap), SCS is built and warm-started from ADMM's last point
-    (``info["attempts"]`` records both; a time limit is not extended).
+    (``info["attempts"]`` records both; a time limit is not extended). On projections with a block of
+    order at least :data:`~sosproj.sdp.backends.admm.AUTO_PROJECTION_DEVICE_MIN_ORDER` it also asks for
+    ``device="auto"`` (:func:`auto_backend_options`): a GPU where PyTorch sees one (``info["device"]``),
+    the host otherwise or when the device lacks the memory (``info["auto_note"]``); an explicit ``device=``
+    wins.
 
     A workspace is not thread-safe: concurrent solves need one workspace per thread
     (``PseudoMomentSet`` keeps one per thread).
@@ -172,8 +190,16 @@ class ConicSolver:
         self.structure_note: str | None = None
         if name == "auto":
             route = auto_backend(problem)
+            extra = {k: v for k, v in auto_backend_options(problem).items() if k not in settings}
             try:
-                self._backend = backend_class(route)(problem, **self._args)
+                try:
+                    self._backend = backend_class(route)(problem, **{**extra, **self._args})
+                except ResourceLimitError as exc:
+                    if not extra:
+                        raise
+                    # the device chosen by "auto" lacks the memory (refused before any work): the host
+                    self.structure_note = str(exc)
+                    self._backend = backend_class(route)(problem, **self._args)
                 self.name = route
             except SolverNotAvailableError as exc:     # no diagonal structure: SCS directly
                 self.structure_note = str(exc)
@@ -242,6 +268,9 @@ class ConicSolver:
                                 "tol": self.tol, "memory_estimate": self.memory_estimate}
         if self.structure_note is not None:
             info["auto_note"] = self.structure_note
+        device = getattr(self._backend, "device", None)
+        if device is not None:
+            info["device"] = device
         info.update(raw.extra)
         if (raw.x is None or raw.y is None or raw.s is None
                 or not all(np.all(np.isfinite(v)) for v in (raw.x, raw.y, raw.s))):
@@ -342,4 +371,5 @@ def solve(problem: ConicProblem, solver: SolverSpec = "scs", *, tol: float = 1e-
     return _apply_policy(last_result, on_fail)
 
 
-__all__ = ["solve", "SolveResult", "ConicSolver", "SolverSpec", "check_solver_name", "auto_backend"]
+__all__ = ["solve", "SolveResult", "ConicSolver", "SolverSpec", "check_solver_name", "auto_backend",
+           "auto_backend_options"]

@@ -155,6 +155,27 @@ def auto_route(cones: Cones, nnz_P: int) -> str:
     return "admm"
 
 
+#: ``solver="auto"`` on a projection whose largest PSD block has at least this order also asks ``lowrank`` for
+#: ``device="auto"``: its eigendecompositions run on a GPU when PyTorch sees one (:mod:`sosproj.sdp.gpu`), and on
+#: the host exactly as before otherwise. Measured in the same runs on the lent H200 (docs/bench_sdp.md, "The
+#: projection on a GPU through ``solver="auto"``"): faster than the host ``lowrank`` at order 1,326 (``dp``
+#: n = 50) and 861 (n = 40), slower at order 496, where the transfers and the host-side work dominate.
+AUTO_PROJECTION_DEVICE_MIN_ORDER = 800
+
+
+def auto_options(cones: Cones, nnz_P: int) -> dict[str, Any]:
+    """Backend options ``solver="auto"`` adds to :func:`auto_route`'s choice (an explicit option wins):
+    ``{"device": "auto"}`` for a projection with a PSD block of order at least
+    :data:`AUTO_PROJECTION_DEVICE_MIN_ORDER`, else none.
+
+    >>> auto_options(Cones(zero=1, psd=(1326, 51)), 22100), auto_options(Cones(zero=1, psd=(496, 31)), 4960)
+    ({'device': 'auto'}, {})
+    """
+    if auto_route(cones, nnz_P) == "lowrank" and max(cones.psd, default=0) >= AUTO_PROJECTION_DEVICE_MIN_ORDER:
+        return {"device": "auto"}
+    return {}
+
+
 def auto_memory(n: int, cones: Cones, nnz_A: int, nnz_P: int) -> int:
     """Memory estimate of ``solver="auto"``: the larger of ADMM's and SCS's (it may fall back to
     SCS), or SCS's alone when the ADMM would refuse the coupled rows (beyond :data:`MAX_COUPLED_ROWS`);
@@ -456,5 +477,5 @@ class AdmmBackend(SolverBackend):
                             "solver_res_pri": rel[0], "solver_res_dual": rel[1], "solver_gap": rel[2]})
 
 
-__all__ = ["AdmmBackend", "MAX_COUPLED_ROWS", "DEFAULT_MAX_ITER", "AUTO_PROJECTION_LOWRANK_MIN_ORDER", "auto_memory",
-           "auto_route"]
+__all__ = ["AdmmBackend", "MAX_COUPLED_ROWS", "DEFAULT_MAX_ITER", "AUTO_PROJECTION_LOWRANK_MIN_ORDER",
+           "AUTO_PROJECTION_DEVICE_MIN_ORDER", "auto_memory", "auto_options", "auto_route"]
