@@ -315,7 +315,9 @@ class LowrankBackend(AdmmBackend):
     host and run the exact fallback there (:func:`~sosproj.sdp.gpu.device_eigh`). The iterates, residuals,
     stopping tests and certificates stay on the host in float64. The device memory of the largest block's
     decomposition is estimated and refused up front (:func:`~sosproj.sdp.gpu.check_device_memory`).
-    ``solver="auto"`` never picks a device.
+    ``solver="auto"`` asks for ``device="auto"`` on projections with a block of order at least
+    :data:`~sosproj.sdp.backends.admm.AUTO_PROJECTION_DEVICE_MIN_ORDER` only
+    (:func:`~sosproj.sdp.backends.admm.auto_options`).
     """
 
     name = "lowrank"
