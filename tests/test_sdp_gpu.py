@@ -254,7 +254,7 @@ def test_auto_device_without_a_gpu_is_the_host_path_bit_for_bit(monkeypatch):
     import sosproj.sdp.gpu as gpu_module
     from sosproj.sdp.solve import ConicSolver
 
-    _, prob, _ = _auto_device_problem(monkeypatch)
+    R, prob, _ = _auto_device_problem(monkeypatch)
     monkeypatch.setattr(gpu_module, "gpu_available", lambda: False)
     ws = ConicSolver(prob, "auto", tol=1e-8, side_min_order=20)
     assert ws.name == "lowrank" and ws._backend.device is None
@@ -262,6 +262,15 @@ def test_auto_device_without_a_gpu_is_the_host_path_bit_for_bit(monkeypatch):
     host = ConicSolver(prob, "lowrank", tol=1e-8, side_min_order=20).solve()
     assert res.converged and "device" not in res.info
     np.testing.assert_array_equal(res.x, host.x)
+    # the answer is the projection: Clarabel at 1e-9 (read-out moments and objective), and its own
+    # recomputed KKT residuals (primal, dual, gap, cone violations) within the tolerance
+    ref = solve(prob, solver="clarabel", tol=1e-9, on_fail="return")
+    assert max(ref.primal_residual, ref.dual_residual, ref.duality_gap) < 1e-8
+    ro = R.readout(3)
+    np.testing.assert_allclose(ro(res.x), ro(ref.x), atol=1e-6)
+    assert res.objective == pytest.approx(ref.objective, rel=1e-6, abs=1e-9)
+    assert max(res.primal_residual, res.dual_residual, res.duality_gap) <= 1e-8
+    assert max(res.info["cone_violation_primal"], res.info["cone_violation_dual"]) <= 1e-8
 
 
 def test_auto_device_lacking_memory_falls_back_to_the_host_before_any_work(monkeypatch):
