@@ -159,8 +159,8 @@ def auto_route(cones: Cones, nnz_P: int) -> str:
 #: ``device="auto"``: its eigendecompositions run on a GPU when PyTorch sees one (:mod:`sosproj.sdp.gpu`), and on
 #: the host exactly as before otherwise. Measured on the lent H200 in one run (docs/bench_sdp.md, "`lowrank` and
 #: `rankone_newton` with `device=`"): ``dp`` n = 50 (order 1,326) 4.2x faster than the host ``lowrank`` and 6.2x
-#: than the host ADMM; at order 496 the device ADMM was slower than the host ``lowrank`` (0.80x: transfers and
-#: host-side work dominate), so orders below 1,000 stay on the host (order 861 was not measured).
+#: than the host ADMM; at order 496 (`boundary` n = 30) the device ADMM was slower than the host ``lowrank`` (0.80x:
+#: transfers and host-side work dominate), so orders below 1,000 stay on the host (order 861 was not measured).
 AUTO_PROJECTION_DEVICE_MIN_ORDER = 1000
 
 
