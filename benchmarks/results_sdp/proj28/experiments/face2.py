@@ -79,7 +79,8 @@ class DualFaceBackend(LowrankBackend):
         res = prob.residuals(raw2.x, y, s)
         worst = max(res["primal"], res["dual"], res["gap"])
         extra.update({"face_full_res": [res["primal"], res["dual"], res["gap"]],
-                      "face_proj_s": float(np.linalg.norm(s - raw2.s)), "face_proj_y": float(np.linalg.norm(y - raw2.y))})
+                      "face_proj_s": float(np.linalg.norm(s - raw2.s)),
+                      "face_proj_y": float(np.linalg.norm(y - raw2.y))})
         its = raw1.iterations + raw2.iterations
         if raw2.status == "solved" and worst <= tol:
             return RawSolution(raw2.x, y, s, "solved", "face", its, time.perf_counter() - t0, self.setup_time, extra)

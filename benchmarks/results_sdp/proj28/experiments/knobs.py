@@ -42,5 +42,6 @@ for spec in sys.argv[3:]:
     print(json.dumps({"n": n, "regime": regime, "spec": spec, "status": sol.status, "iters": sol.iterations,
                       "cpu": round(cpu, 2), "wall": round(wall, 2), "load1": os.getloadavg()[0],
                       "res": None if res is None else {k: float(f"{v:.2e}") for k, v in res.items()}, "dx": dx,
-                      "extra": {k: v for k, v in sol.extra.items() if k.startswith(("admm_", "solver_", "face_", "side_calls"))}}),
+                      "extra": {k: v for k, v in sol.extra.items()
+                                if k.startswith(("admm_", "solver_", "face_", "side_calls"))}}),
           flush=True)
