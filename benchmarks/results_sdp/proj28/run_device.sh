@@ -1,5 +1,6 @@
 # one device call: host admm / lowrank (main's code, one BLAS thread, each process pinned to its own core)
 # and lowrank device="cuda" (core 1, alone on the GPU), same inputs, same run; results in $OUT/r.jsonl
+# (the call wrote sweep1.py to /tmp/s.py first: the device receives /work/main's tree, not this branch's)
 export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1
 S=/tmp/s.py; J=$OUT/r.jsonl
 nvidia-smi -L; nproc; uptime; python3 -c "import torch,numpy,scipy;print(torch.__version__,numpy.__version__,scipy.__version__)"
