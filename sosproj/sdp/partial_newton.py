@@ -78,6 +78,14 @@ FACE_EIG = "filter"
 #: the ``k = 2`` capacitance cost more than the CG steps it saved (tensor 2: 0.67 s against 0.61 s CPU with 1,
 #: ``benchmarks/results_support/n30b/notes.md``); 2 is exact as well (tested)
 TANGENT_MAX_NEGATIVE = 1
+
+#: with more than :data:`TANGENT_MAX_NEGATIVE` negative eigenvalues, :meth:`PartialPsdBlock.tangent` factors the
+#: defect of the Jacobian at :math:`W' = W - \sum_{j > K}\lambda_jq_jq_j^\top` (the :math:`K` most negative
+#: eigenpairs kept, the others set to zero): the exact inverse of a nearby Newton matrix, used as the CG
+#: preconditioner (CG still runs against the true one). False: ``None`` there (the diagonal preconditioner),
+#: as before issue 15's session 28. At ``n = 64`` the face holds one eigenvalue near ``-sigma |v|^2`` and 1-5
+#: of size 1e-3 ... 0.2 (``benchmarks/results_support/n64_28/``)
+TANGENT_DOMINANT = True
 FACE_FILTER_DEGREE = 8
 
 
@@ -283,12 +291,16 @@ class PartialPsdBlock(_PsdBlock):
         downdate of the ADMM's normal matrix, which :meth:`~sosproj.sdp.backends.ssnal.SsnalBackend._woodbury`
         inverts (the CG preconditioner). Returns ``(S, N^{-1})``.
         """
-        k = self.lam_n.size
-        if not self.partial or not 1 <= k <= TANGENT_MAX_NEGATIVE or self.M is None:
+        k_all = self.lam_n.size
+        if not self.partial or k_all < 1 or self.M is None:
             return None
+        if k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT:
+            return None
+        k = min(k_all, TANGENT_MAX_NEGATIVE)
         d = self.d
         indices, indptr, other, diag = self.tangent_pattern()
-        Q, lam = self.Qn, self.lam_n
+        order = np.argsort(self.lam_n)
+        Q, lam = self.Qn[:, order[:k]], self.lam_n[order[:k]]
         nnz = indices.size
         data = np.empty(k * nnz)
         for j in range(k):
@@ -304,6 +316,10 @@ class PartialPsdBlock(_PsdBlock):
         X = self.M - Q @ MQ.T
         X -= MQ @ Q.T
         X += Q @ (Q.T @ MQ) @ Q.T                     # P+ M P+
+        if k < k_all:                                 # the other negative eigenvalues set to zero: W'
+            rest = order[k:]
+            Qr = self.Qn[:, rest]
+            X -= (Qr * self.lam_n[rest]) @ Qr.T
         base = 2.0 * (Q @ Q.T)
         base[np.diag_indices(d)] += 2.0
         if k == 1:
@@ -323,4 +339,4 @@ class PartialPsdBlock(_PsdBlock):
 
 
 __all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
-           "TANGENT_MAX_NEGATIVE"]
+           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT"]
