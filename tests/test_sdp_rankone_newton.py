@@ -526,12 +526,81 @@ def test_tangent_factorization_is_exactly_the_jacobian_defect(d, monkeypatch):
         assert np.allclose(np.eye(m) - J, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-12)
         assert np.allclose(Ninv, Ninv.T) and np.linalg.eigvalsh(Ninv)[0] > 0
     part.decompose(svec(W0 - 3.0 * V @ V.T))
-    assert part.partial and part.lam_n.size == TANGENT_MAX_NEGATIVE + 1 and part.tangent() is None
+    assert part.partial and part.lam_n.size == TANGENT_MAX_NEGATIVE + 1
+    monkeypatch.setattr(pn, "TANGENT_DOMINANT", False)
+    assert part.tangent() is None
     part.decompose(svec(W0))
     assert part.tangent() is None
     many = np.linalg.qr(rng.standard_normal((d, MAX_NEGATIVE + 1)))[0]
     part.decompose(svec(W0 - 3.0 * many @ many.T))
     assert not part.partial and part.tangent() is None
+
+
+@pytest.mark.parametrize("kept", [1, 2])
+def test_dominant_tangent_is_the_defect_at_the_point_without_the_small_negatives(kept, monkeypatch):
+    """With more negative eigenvalues than ``TANGENT_MAX_NEGATIVE`` (``TANGENT_DOMINANT``), ``tangent`` factors
+    ``I - J'`` exactly, ``J'`` the Jacobian at ``W' = W - sum_{j > K} lambda_j q_j q_j'`` (the ``K`` most negative
+    kept; a dense reference built from the formula at ``W'``), with a positive definite ``N^{-1}``; and ``J'``
+    differs from the true Jacobian (so the preconditioner is not the Newton matrix's exact inverse there)."""
+    import sosproj.sdp.partial_newton as pn
+
+    monkeypatch.setattr(pn, "TANGENT_MAX_NEGATIVE", kept)
+    assert pn.TANGENT_DOMINANT
+    d = 13
+    rng = np.random.default_rng(7)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, 3)))[0]
+    W = B @ B.T / d + np.eye(d) - (V * np.array([4.0, 60.0, 3.5])) @ V.T
+    part = PartialPsdBlock(d)
+    part.decompose(svec(W))
+    assert part.partial and part.lam_n.size == 3
+    S, Ninv = part.tangent()
+    assert S.shape[1] == d * kept and np.linalg.eigvalsh(Ninv)[0] > 0
+    order = np.argsort(part.lam_n)
+    keep, rest = order[:kept], order[kept:]
+    ref = PartialPsdBlock(d)      # the Jacobian of the module docs at W', its K negative eigenpairs given
+    Qr = part.Qn[:, rest]
+    ref.M = part.M - (Qr * part.lam_n[rest]) @ Qr.T
+    ref.lam_n, ref.Qn, ref.partial, ref._chol = part.lam_n[keep], part.Qn[:, keep], True, None
+    m = S.shape[0]
+    Jp = np.column_stack([ref.jacobian(e) for e in np.eye(m)])
+    Sd = S.toarray()
+    assert np.allclose(np.eye(m) - Jp, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-11)
+    J = np.column_stack([part.jacobian(e) for e in np.eye(m)])
+    assert np.abs(J - Jp).max() > 1e-3
+
+
+def test_packed_jacobian_is_the_derivative_of_the_projection():
+    """From order ``FAST_SVEC_MIN`` on the Jacobian runs on the packed triangle (``dspmv`` / ``dspr2``): it equals
+    the dense formula of the module docs and a central finite difference of the projection, with three negative
+    eigenvalues of very different sizes (the face of an ``n = 64`` solve)."""
+    d = FAST_SVEC_MIN + 7
+    rng = np.random.default_rng(8)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, 3)))[0]
+    W = B @ B.T / d + 0.2 * np.eye(d) - (V * np.array([900.0, 3.0, 2.5])) @ V.T
+    part = PartialPsdBlock(d)
+    assert part._gather is None
+    w = svec(W)
+    part.decompose(w)
+    assert part.partial and part.lam_n.size == 3
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    Jh = part.jacobian(h)
+    H = part.to_matrix(h)                 # the module docs' formula, dense, each resolvent by a dense solve
+    HQ = H @ part.Qn
+    G = part.Qn.T @ HQ
+    Rm = HQ - part.Qn @ G
+    C = np.column_stack([np.linalg.solve(part.M + (part.Qn * (50.0 - part.lam_n + lj)) @ part.Qn.T - lj * np.eye(d),
+                                         Rm[:, j]) for j, lj in enumerate(part.lam_n)])
+    C -= part.Qn @ (part.Qn.T @ C)
+    P = (0.5 * (part.Qn @ G) + C * (-part.lam_n)) @ part.Qn.T
+    assert np.allclose(Jh, h - part.to_svec(P + P.T), atol=1e-9)
+    t = 1e-5
+    plus = PartialPsdBlock(d).decompose(w + t * h)[0]
+    minus = PartialPsdBlock(d).decompose(w - t * h)[0]
+    fd = (plus - minus) / (2 * t)
+    assert np.linalg.norm(fd - Jh) <= 1e-6 * np.linalg.norm(Jh)
 
 
 def test_woodbury_preconditioner_inverts_the_newton_matrix():
