@@ -648,6 +648,62 @@ def test_woodbury_preconditioner_inverts_the_newton_matrix():
     assert abs(vals[0] - vals[1]) <= 1e-6 * abs(vals[1])
 
 
+def test_face_preconditioner_is_reused_only_while_the_face_stays_put():
+    """``ssnal``'s ``tangent_reuse``: the Woodbury preconditioner is kept for the next Newton step when the dominant
+    negative eigenpair barely moved, rebuilt when it moved or the penalty changed; CG runs against the true Newton
+    matrix either way (a reused preconditioner still gives the exact Newton direction to CG's tolerance); and the
+    whole solve with reuse reaches the certified value of the solve without it."""
+    from sosproj.sdp.backends.rankone_newton import FACE_PRECOND_REUSE, _FaceSsnal
+
+    R, W, _ = tensor_case(5, seed=1)
+    prob = compile_support(R, 3, W)
+    face = _FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1, rho=7.0)
+    assert face.tangent_reuse == FACE_PRECOND_REUSE > 0
+    d = face.face_block.d
+    rng = np.random.default_rng(5)
+    v = rng.standard_normal(d)
+    B = rng.standard_normal((d, d))
+    base = B @ B.T / d + 0.05 * np.eye(d)
+
+    def state(vec):
+        Wv = np.zeros(prob.A.shape[0])
+        Wv[face.blocks[0][0]] = svec(base - 5.0 * np.outer(vec, vec) / (vec @ vec))
+        for sl, blk in face.blocks[1:]:
+            Wv[sl] = svec(np.eye(blk.d))
+        return face._split(Wv)[2]
+
+    n = prob.A.shape[1]
+    grad = rng.standard_normal(n)
+    active = state(v)
+    face._newton_dir(grad, active, 1e-10)
+    assert face.precond_reused == 0
+    active = state(v + 1e-4 * rng.standard_normal(d))           # a nearby face: reused
+    d1, _ = face._newton_dir(grad, active, 1e-10)
+    assert face.precond_reused == 1
+    Hd = face.AT @ (face.rv * face._jac(face.A @ d1, active)) + face.p_diag * d1
+    assert np.linalg.norm(Hd + grad) <= 1e-8 * np.linalg.norm(grad)
+    active = state(rng.standard_normal(d))                      # another face: rebuilt
+    face._newton_dir(grad, active, 1e-10)
+    assert face.precond_reused == 1
+    face.rho *= 3.0
+    face._factor()
+    face._newton_dir(grad, active, 1e-10)                      # another penalty: rebuilt
+    assert face.precond_reused == 1
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    vals = []
+    for reuse in (FACE_PRECOND_REUSE, 0.0):
+        import sosproj.sdp.backends.rankone_newton as rn
+        old = rn.FACE_PRECOND_REUSE
+        rn.FACE_PRECOND_REUSE = reuse
+        try:
+            sol = solve(prob, SOLVER, tol=1e-7, **settings)
+        finally:
+            rn.FACE_PRECOND_REUSE = old
+        assert sol.status == "solved" and sol.info["cert_relative_gap"] <= sol.info["cert_gap_tol"]
+        vals.append(sol.info["cert_upper"])
+    assert abs(vals[0] - vals[1]) <= 1e-6 * abs(vals[1])
+
+
 def test_auto_penalty_is_large_only_for_a_first_round_after_a_certified_rough_phase(monkeypatch):
     """``sigma="auto"`` below order 1,000: the first Newton round runs at ``DEFAULT_SIGMA`` after a certified rough
     phase, at ``RETRY_SIGMA`` after one that missed ``dr_gap`` and in every later round (a poor hand-over stalled

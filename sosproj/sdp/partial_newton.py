@@ -295,6 +295,15 @@ class PartialPsdBlock(_PsdBlock):
         self._tan_rc = (ids.indices, ids.indptr, other, diag.astype(np.int32))
         return self._tan_rc
 
+    def tangent_vectors(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The negative eigenpairs :meth:`tangent` keeps (the most negative ones), or ``None`` where it returns
+        ``None`` (the key of ``ssnal``'s preconditioner reuse)."""
+        k_all = self.lam_n.size
+        if not self.partial or k_all < 1 or self.M is None or (k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT):
+            return None
+        keep = np.argsort(self.lam_n)[:min(k_all, TANGENT_MAX_NEGATIVE)]
+        return self.lam_n[keep], self.Qn[:, keep]
+
     def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
         r"""The Jacobian's defect :math:`I - \mathcal J` as an exact factorization :math:`S\,\mathcal N\,S^\top`
         in svec coordinates, for :math:`1\le k\le` :data:`TANGENT_MAX_NEGATIVE` negative eigenpairs

@@ -5,7 +5,8 @@ PYTHONPATH and pickles ``_rough_dual``'s return to ``--cache``; later runs load 
 the candidate, ~1 s) is timed. Prints the CPU / wall of the whole solve and of the Newton phase, and the
 per-Newton-step face sizes (``--trace``).
 
-Usage: OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 PYTHONPATH=$PWD python benchmarks/results_support/n64_28/newton_only.py \
+Usage: OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 PYTHONPATH=$PWD \
+    python benchmarks/results_support/n64_28/newton_only.py \
     --n 64 --tensor 0 --cache /tmp/n64_rough_64_0.pkl [--trace]
 """
 import argparse
@@ -29,6 +30,7 @@ ap.add_argument("--cache", required=True)
 ap.add_argument("--trace", action="store_true")
 ap.add_argument("--profile", type=int, default=0, help="print this many lines of a CPU-time cProfile of the solve")
 ap.add_argument("--opt", nargs="*", default=[], help="backend options key=value (python literals)")
+ap.add_argument("--ssnal", nargs="*", default=[], help="ssnal class defaults key=value (python literals)")
 a = ap.parse_args()
 R = MomentRelaxation(unit_ball(a.n), 4)
 rng = np.random.default_rng([2026, a.n])
@@ -39,6 +41,9 @@ _, settings = support_route(R, "rankone_newton", a.tol, 3)
 for kv in a.opt:
     k, v = kv.split("=", 1)
     settings[k] = eval(v)
+for kv in a.ssnal:
+    k, v = kv.split("=", 1)
+    rn.SsnalBackend.options[k] = eval(v)
 orig = rn.RankOneNewtonBackend._rough_dual
 times = {}
 
@@ -93,5 +98,6 @@ print(f"n={a.n} tensor {a.tensor}: total cpu {c1 - c0:.2f}s wall {t1 - t0:.2f}s 
                                              "full_decompositions", "missed_decompositions"))
       + f" | load {os.getloadavg()[0]:.2f}", flush=True)
 if a.profile:
+    pr.dump_stats(f"/tmp/n64_newton_{a.n}_{a.tensor}.prof")
     pstats.Stats(pr).sort_stats("cumulative").print_stats(a.profile)
     pstats.Stats(pr).sort_stats("tottime").print_stats(25)
