@@ -49,6 +49,10 @@ from sosproj.sdp.rankone_dual import NegativeEigenpairs
 #: beyond this many negative eigenvalues the block uses the full eigendecomposition
 MAX_NEGATIVE = 8
 
+#: the negative eigenvalues the face block's first (cold) decomposition expects (a block hint only: it still
+#: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28
+FIRST_NEGATIVE_HINT = 8
+
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
 
@@ -106,6 +110,9 @@ class PartialPsdBlock(_PsdBlock):
         self.Q = np.zeros((d, 0))       # eigenvectors only after a full decomposition (an N x N identity before)
         self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES, device=device, method=FACE_EIG,
                                       degree=FACE_FILTER_DEGREE)
+        # the first (cold) decomposition asks for the eigenpairs of MAX_NEGATIVE negative eigenvalues at once: at
+        # n = 64 the hand-over face has 6-8, and a first block of 6 pairs (then 12) took two partial decompositions
+        self.neg.n_neg = FIRST_NEGATIVE_HINT
         self.partial = False
         self.M: np.ndarray | None = None
         self.lam_n = np.zeros(0)
