@@ -230,7 +230,6 @@ class SsnalBackend(AdmmBackend):
     options = {**AdmmBackend.options, "admm_tol": 1e-4, "admm_max_iter": 2000, "sigma_factor": 3.0,
                "cg_max_iter": 200, "cg_rtol": 1e-2, "max_outer": 100, "jd_floor": 1e-2,
                "single_jacobian": True, "tangent_precond": True, "tangent_reuse": 0.0,
-               "cg_forcing": 0.1,
                "newton_verbose": False}
 
     @classmethod
@@ -258,7 +257,6 @@ class SsnalBackend(AdmmBackend):
         self.jd_floor = float(o["jd_floor"])
         self.tangent_precond = bool(o["tangent_precond"])
         self.tangent_reuse = float(o["tangent_reuse"])
-        self.cg_forcing = float(o["cg_forcing"])
         self._precond_cache: tuple[Any, ...] | None = None
         self.precond_reused = 0
         self._block_AT: dict[tuple[int, int], tuple[Any, ...]] = {}
@@ -599,7 +597,7 @@ class SsnalBackend(AdmmBackend):
                 if self.time_limit is not None and time.perf_counter() - t0 > self.time_limit:
                     status, raw, done = "time_limit", "time_limit", True
                     break
-                rtol = min(self.cg_rtol, max(self.cg_forcing * dres, 1e-6))
+                rtol = min(self.cg_rtol, max(1e-1 * dres, 1e-6))
                 dvec, k = self._newton_dir(grad, st["active"], rtol)
                 n_cg += k
                 n_newton += 1
