@@ -314,7 +314,13 @@ class PartialPsdBlock(_PsdBlock):
     def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
         r"""The Jacobian's defect :math:`I - \mathcal J` as an exact factorization :math:`S\,\mathcal N\,S^\top`
         in svec coordinates, for :math:`1\le k\le` :data:`TANGENT_MAX_NEGATIVE` negative eigenpairs
-        :math:`(\lambda_j, q_j)` (``None`` with none or more, or after a full decomposition).
+        :math:`(\lambda_j, q_j)` (``None`` with none, or after a full decomposition). With more negative
+        eigenvalues (:data:`TANGENT_DOMINANT`, issue 15's session 28) the :math:`k` most negative pairs are kept and
+        the others set to zero: the factorization is that of the Jacobian at
+        :math:`W' = W - \sum_{j>k}\lambda_jq_jq_j^\top`, whose Newton matrix is close to the true one (at ``n = 64``
+        the others are of size :math:`10^{-3}`-0.2 against one near :math:`-2{,}520`), so its inverse is a CG
+        preconditioner, no longer the exact inverse (306 -> 62 CG steps on the ``n = 64`` solve of
+        ``benchmarks/results_support/n64_28/notes.md``); ``None`` there without :data:`TANGENT_DOMINANT`.
 
         With :math:`Q = [q_1..q_k]`, :math:`P_+ = I - QQ^\top` and :math:`\Phi(X) = XQ^\top + QX^\top`
         (:math:`\mathbb R^{N\times k}\to\mathbb S^N`; column :math:`i + jN` of ``S`` is the svec of

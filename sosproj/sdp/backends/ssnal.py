@@ -210,9 +210,11 @@ class SsnalBackend(AdmmBackend):
     search and every residual stay in float64), ``tangent_precond`` (True: on a block whose Jacobian defect has
     an exact low-rank form, a face with few negative eigenvalues, the CG preconditioner is the exact inverse of
     the Newton matrix by Woodbury, :meth:`_woodbury`; False: the diagonal one only, as before issue 15's n30b
-    session), ``newton_verbose``. ``max_iter`` caps the Newton
-    steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
-    Newton steps.
+    session), ``tangent_reuse`` (0: rebuild that preconditioner every Newton step; a positive tolerance keeps it
+    while the penalty and active rows are the same and the kept negative eigenpairs moved by less than it, relative
+    eigenvalue and sine of the angle, :meth:`_reused_precond`; issue 15's session 28), ``newton_verbose``.
+    ``max_iter`` caps the Newton steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM
+    iterations plus Newton steps.
 
     ``inner_target`` (attribute, default ``None``): when set, the subproblems end at a relative dual
     residual of at most this (the smaller of it and the usual ``max(0.2 tol, min(0.1 * last primal
@@ -263,9 +265,10 @@ class SsnalBackend(AdmmBackend):
         self.stop_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
         self.inner_target: float | None = None
         if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
-                and 0.0 < self.cg_rtol < 1.0 and self.max_outer >= 1 and self.admm_max_iter >= 0):
+                and 0.0 < self.cg_rtol < 1.0 and self.max_outer >= 1 and self.admm_max_iter >= 0
+                and 0.0 <= self.tangent_reuse < 1.0):
             raise InvalidParameterError("ssnal options: admm_tol > 0, sigma_factor >= 1, cg_max_iter >= 1, "
-                                        "0 < cg_rtol < 1, max_outer >= 1, admm_max_iter >= 0")
+                                        "0 < cg_rtol < 1, max_outer >= 1, admm_max_iter >= 0, 0 <= tangent_reuse < 1")
         self.max_newton = int(max_iter) if max_iter else DEFAULT_MAX_NEWTON
         single = bool(o["single_jacobian"])
         self.blocks = [(sl, _PsdBlock(d, single)) for kind, sl, d in self.slices if kind == "psd" and d > 1]
