@@ -86,7 +86,7 @@ def test_fast_svec_conversions_match_the_gather(d):
 
 @pytest.mark.parametrize("d", [131, FAST_SVEC_MIN + 31])
 def test_partial_jacobian_matches_the_full_one_on_both_svec_paths(d):
-    # the gather path builds svec(P + P') from two gathers of P, the other path from P + P'
+    # the gather path builds svec(P + P') from two gathers of P, the other path on the packed triangle (dspr2)
     rng = np.random.default_rng(6)
     B = rng.standard_normal((d, d))
     W = B @ B.T / d

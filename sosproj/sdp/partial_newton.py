@@ -235,26 +235,27 @@ class PartialPsdBlock(_PsdBlock):
         k = self.lam_n.size
         if k == 0:
             return h.copy()
-        Qn = self.Qn
         if self._gather is None:
             return self._jacobian_packed(h)
-        H = self.to_matrix(h)
-        HQ = H @ Qn                                   # d x k
+        P = self._cross(self.to_matrix(h) @ self.Qn) @ self.Qn.T
+        sym = np.take(P, self.proj.lower)     # svec(P + P') from P: the lower and the upper triangle
+        sym += np.take(P, self.proj.upper)
+        sym *= self.proj.scale
+        return h - sym
+
+    def _cross(self, HQ: np.ndarray) -> np.ndarray:
+        r"""``Y`` (``d x k``) with :math:`\mathcal J[H] = H - (YQ_-^\top + Q_-Y^\top)`, from :math:`HQ_-`:
+        :math:`Q_-GQ_-^\top + \sum_j(c_jq_j^\top + q_jc_j^\top)` (module docs) with :math:`G = Q_-^\top HQ_-` and
+        :math:`c_j = -\lambda_j s_j`, :math:`s_j` the resolvent of :math:`P_+Hq_j`, is :math:`YQ_-^\top + Q_-Y^\top`
+        for :math:`Y = Q_-G/2 + C`."""
+        Qn = self.Qn
         G = Qn.T @ HQ
         R = HQ - Qn @ G
         C = np.empty_like(R)
         for j, (_, c) in enumerate(self._resolvents()):
             C[:, j] = sla.cho_solve((c, True), R[:, j], check_finite=False)
         C -= Qn @ (Qn.T @ C)
-        # Q G Q' + C Q' + Q C' with c_j = -lambda_j s_j, written as P + P' with P = (Q G / 2 + C) Q'
-        P = (0.5 * (Qn @ G) + C * (-self.lam_n)) @ Qn.T
-        if self._gather is not None:          # svec(P + P') from P: the lower and the upper triangle
-            sym = np.take(P, self.proj.lower)
-            sym += np.take(P, self.proj.upper)
-            sym *= self.proj.scale
-            return h - sym
-        P += P.T
-        return h - self.to_svec(P)
+        return 0.5 * (Qn @ G) + C * (-self.lam_n)
 
     def _jacobian_packed(self, h: np.ndarray) -> np.ndarray:
         r""":meth:`jacobian` on the packed triangle (from order :data:`FAST_SVEC_MIN` on): svec in SCS order is
@@ -263,19 +264,13 @@ class PartialPsdBlock(_PsdBlock):
         :math:`YQ_-^\top + Q_-Y^\top` is ``k`` packed updates ``dspr2``: no ``N x N`` matrix, no
         ``to_matrix`` / ``to_svec`` round trip (2-3x faster at order 2,145 with ``k = 3``; the same numbers
         to rounding, tested)."""
-        d, Qn, lam = self.d, self.Qn, self.lam_n
-        k = lam.size
+        d, Qn = self.d, self.Qn
+        k = Qn.shape[1]
         u = h * self._inv_scale
         HQ = np.empty((d, k))
         for j in range(k):
             HQ[:, j] = _blas.dspmv(d, 1.0, u, Qn[:, j], lower=1)
-        G = Qn.T @ HQ
-        R = HQ - Qn @ G
-        C = np.empty_like(R)
-        for j, (_, c) in enumerate(self._resolvents()):
-            C[:, j] = sla.cho_solve((c, True), R[:, j], check_finite=False)
-        C -= Qn @ (Qn.T @ C)
-        Y = 0.5 * (Qn @ G) + C * (-lam)
+        Y = self._cross(HQ)
         u[:] = 0.0
         for j in range(k):
             u = _blas.dspr2(d, 1.0, Y[:, j], Qn[:, j], u, lower=1, overwrite_ap=1)
