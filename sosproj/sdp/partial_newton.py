@@ -110,7 +110,7 @@ class PartialPsdBlock(_PsdBlock):
         self.Q = np.zeros((d, 0))       # eigenvectors only after a full decomposition (an N x N identity before)
         self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES, device=device, method=FACE_EIG,
                                       degree=FACE_FILTER_DEGREE)
-        # the first (cold) decomposition asks for the eigenpairs of MAX_NEGATIVE negative eigenvalues at once: at
+        # the first (cold) decomposition asks for FIRST_NEGATIVE_HINT negative eigenvalues' block at once: at
         # n = 64 the hand-over face has 6-8, and a first block of 6 pairs (then 12) took two partial decompositions
         self.neg.n_neg = FIRST_NEGATIVE_HINT
         self.partial = False
@@ -297,14 +297,23 @@ class PartialPsdBlock(_PsdBlock):
         self._tan_rc = (ids.indices, ids.indptr, other, diag.astype(np.int32))
         return self._tan_rc
 
-    def tangent_vectors(self) -> tuple[np.ndarray, np.ndarray] | None:
-        """The negative eigenpairs :meth:`tangent` keeps (the most negative ones), or ``None`` where it returns
-        ``None`` (the key of ``ssnal``'s preconditioner reuse)."""
+    def _kept(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Indices of the negative eigenpairs :meth:`tangent` keeps (the :data:`TANGENT_MAX_NEGATIVE` most negative)
+        and of the others (set to zero there), or ``None`` where :meth:`tangent` returns ``None``."""
         k_all = self.lam_n.size
         if not self.partial or k_all < 1 or self.M is None or (k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT):
             return None
-        keep = np.argsort(self.lam_n)[:min(k_all, TANGENT_MAX_NEGATIVE)]
-        return self.lam_n[keep], self.Qn[:, keep]
+        order = np.argsort(self.lam_n)
+        k = min(k_all, TANGENT_MAX_NEGATIVE)
+        return order[:k], order[k:]
+
+    def tangent_vectors(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The negative eigenpairs :meth:`tangent` keeps, or ``None`` where it returns ``None`` (the key of
+        ``ssnal``'s preconditioner reuse)."""
+        kept = self._kept()
+        if kept is None:
+            return None
+        return self.lam_n[kept[0]], self.Qn[:, kept[0]]
 
     def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
         r"""The Jacobian's defect :math:`I - \mathcal J` as an exact factorization :math:`S\,\mathcal N\,S^\top`
@@ -337,16 +346,14 @@ class PartialPsdBlock(_PsdBlock):
         downdate of the ADMM's normal matrix, which :meth:`~sosproj.sdp.backends.ssnal.SsnalBackend._woodbury`
         inverts (the CG preconditioner). Returns ``(S, N^{-1})``.
         """
-        k_all = self.lam_n.size
-        if not self.partial or k_all < 1 or self.M is None:
+        kept = self._kept()
+        if kept is None:
             return None
-        if k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT:
-            return None
-        k = min(k_all, TANGENT_MAX_NEGATIVE)
+        keep, rest = kept
+        k = keep.size
         d = self.d
         indices, indptr, other, diag = self.tangent_pattern()
-        order = np.argsort(self.lam_n)
-        Q, lam = self.Qn[:, order[:k]], self.lam_n[order[:k]]
+        Q, lam = self.Qn[:, keep], self.lam_n[keep]
         nnz = indices.size
         data = np.empty(k * nnz)
         for j in range(k):
@@ -362,8 +369,7 @@ class PartialPsdBlock(_PsdBlock):
         X = self.M - Q @ MQ.T
         X -= MQ @ Q.T
         X += Q @ (Q.T @ MQ) @ Q.T                     # P+ M P+
-        if k < k_all:                                 # the other negative eigenvalues set to zero: W'
-            rest = order[k:]
+        if rest.size:                                 # the other negative eigenvalues set to zero: W'
             Qr = self.Qn[:, rest]
             X -= (Qr * self.lam_n[rest]) @ Qr.T
         base = 2.0 * (Q @ Q.T)
@@ -385,4 +391,4 @@ class PartialPsdBlock(_PsdBlock):
 
 
 __all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
-           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT"]
+           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT"]
