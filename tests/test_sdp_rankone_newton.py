@@ -86,7 +86,7 @@ def test_fast_svec_conversions_match_the_gather(d):
 
 @pytest.mark.parametrize("d", [131, FAST_SVEC_MIN + 31])
 def test_partial_jacobian_matches_the_full_one_on_both_svec_paths(d):
-    # the gather path builds svec(P + P') from two gathers of P, the other path from P + P'
+    # the gather path builds svec(P + P') from two gathers of P, the other path on the packed triangle (dspr2)
     rng = np.random.default_rng(6)
     B = rng.standard_normal((d, d))
     W = B @ B.T / d
@@ -113,6 +113,26 @@ def test_agrees_with_clarabel_admm_and_scs(n):
     assert res.info["lower_bound"] <= ref.value + 1e-9 <= res.info["upper_bound"] + 2e-9
     assert res.info["certified_relative_gap"] <= 1e-7
     assert R.check(res.info["pseudo_moments"], tol=1e-9).ok      # the Dirac point: exactly feasible
+
+
+@pytest.mark.parametrize("n", [6, 8])
+def test_packed_face_path_agrees_with_clarabel_end_to_end(n, monkeypatch):
+    """The whole solve with the face block on the packed path (``FAST_SVEC_MIN`` lowered below the order, as at
+    ``n >= 44``; with the dominant Woodbury preconditioner and its reuse): certified, the value of Clarabel to
+    1e-6, the certified bounds around it."""
+    import sosproj.sdp.partial_newton as pn
+
+    monkeypatch.setattr(pn, "FAST_SVEC_MIN", 10)
+    R, W, _ = tensor_case(n, seed=n + 20)
+    S = PseudoMomentSet(R, 3)
+    ref = S.support(W, solver="clarabel", tol=1e-10)
+    res = S.support(W, solver=SOLVER, tol=1e-8)
+    assert res.info["converged"]
+    assert abs(res.value - ref.value) <= 1e-6 * abs(ref.value)
+    # the lower bound is an exactly feasible point's value; Clarabel's own value is accurate to ~1e-9 here
+    tol = 1e-8 * abs(ref.value)
+    assert res.info["lower_bound"] - tol <= ref.value <= res.info["upper_bound"] + tol
+    assert res.info["certified_relative_gap"] <= 1e-7
 
 
 def test_certificate_is_recomputed_and_dominates_points_and_measures():
@@ -526,12 +546,81 @@ def test_tangent_factorization_is_exactly_the_jacobian_defect(d, monkeypatch):
         assert np.allclose(np.eye(m) - J, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-12)
         assert np.allclose(Ninv, Ninv.T) and np.linalg.eigvalsh(Ninv)[0] > 0
     part.decompose(svec(W0 - 3.0 * V @ V.T))
-    assert part.partial and part.lam_n.size == TANGENT_MAX_NEGATIVE + 1 and part.tangent() is None
+    assert part.partial and part.lam_n.size == TANGENT_MAX_NEGATIVE + 1
+    monkeypatch.setattr(pn, "TANGENT_DOMINANT", False)
+    assert part.tangent() is None
     part.decompose(svec(W0))
     assert part.tangent() is None
     many = np.linalg.qr(rng.standard_normal((d, MAX_NEGATIVE + 1)))[0]
     part.decompose(svec(W0 - 3.0 * many @ many.T))
     assert not part.partial and part.tangent() is None
+
+
+@pytest.mark.parametrize("kept", [1, 2])
+def test_dominant_tangent_is_the_defect_at_the_point_without_the_small_negatives(kept, monkeypatch):
+    """With more negative eigenvalues than ``TANGENT_MAX_NEGATIVE`` (``TANGENT_DOMINANT``), ``tangent`` factors
+    ``I - J'`` exactly, ``J'`` the Jacobian at ``W' = W - sum_{j > K} lambda_j q_j q_j'`` (the ``K`` most negative
+    kept; a dense reference built from the formula at ``W'``), with a positive definite ``N^{-1}``; and ``J'``
+    differs from the true Jacobian (so the preconditioner is not the Newton matrix's exact inverse there)."""
+    import sosproj.sdp.partial_newton as pn
+
+    monkeypatch.setattr(pn, "TANGENT_MAX_NEGATIVE", kept)
+    assert pn.TANGENT_DOMINANT
+    d = 13
+    rng = np.random.default_rng(7)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, 3)))[0]
+    W = B @ B.T / d + np.eye(d) - (V * np.array([4.0, 60.0, 3.5])) @ V.T
+    part = PartialPsdBlock(d)
+    part.decompose(svec(W))
+    assert part.partial and part.lam_n.size == 3
+    S, Ninv = part.tangent()
+    assert S.shape[1] == d * kept and np.linalg.eigvalsh(Ninv)[0] > 0
+    order = np.argsort(part.lam_n)
+    keep, rest = order[:kept], order[kept:]
+    ref = PartialPsdBlock(d)      # the Jacobian of the module docs at W', its K negative eigenpairs given
+    Qr = part.Qn[:, rest]
+    ref.M = part.M - (Qr * part.lam_n[rest]) @ Qr.T
+    ref.lam_n, ref.Qn, ref.partial, ref._chol = part.lam_n[keep], part.Qn[:, keep], True, None
+    m = S.shape[0]
+    Jp = np.column_stack([ref.jacobian(e) for e in np.eye(m)])
+    Sd = S.toarray()
+    assert np.allclose(np.eye(m) - Jp, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-11)
+    J = np.column_stack([part.jacobian(e) for e in np.eye(m)])
+    assert np.abs(J - Jp).max() > 1e-3
+
+
+def test_packed_jacobian_is_the_derivative_of_the_projection():
+    """From order ``FAST_SVEC_MIN`` on the Jacobian runs on the packed triangle (``dspmv`` / ``dspr2``): it equals
+    the dense formula of the module docs and a central finite difference of the projection, with three negative
+    eigenvalues of very different sizes (the face of an ``n = 64`` solve)."""
+    d = FAST_SVEC_MIN + 7
+    rng = np.random.default_rng(8)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, 3)))[0]
+    W = B @ B.T / d + 0.2 * np.eye(d) - (V * np.array([900.0, 3.0, 2.5])) @ V.T
+    part = PartialPsdBlock(d)
+    assert part._gather is None
+    w = svec(W)
+    part.decompose(w)
+    assert part.partial and part.lam_n.size == 3
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    Jh = part.jacobian(h)
+    H = part.to_matrix(h)                 # the module docs' formula, dense, each resolvent by a dense solve
+    HQ = H @ part.Qn
+    G = part.Qn.T @ HQ
+    Rm = HQ - part.Qn @ G
+    C = np.column_stack([np.linalg.solve(part.M + (part.Qn * (50.0 - part.lam_n + lj)) @ part.Qn.T - lj * np.eye(d),
+                                         Rm[:, j]) for j, lj in enumerate(part.lam_n)])
+    C -= part.Qn @ (part.Qn.T @ C)
+    P = (0.5 * (part.Qn @ G) + C * (-part.lam_n)) @ part.Qn.T
+    assert np.allclose(Jh, h - part.to_svec(P + P.T), atol=1e-9)
+    t = 1e-5
+    plus = PartialPsdBlock(d).decompose(w + t * h)[0]
+    minus = PartialPsdBlock(d).decompose(w - t * h)[0]
+    fd = (plus - minus) / (2 * t)
+    assert np.linalg.norm(fd - Jh) <= 1e-6 * np.linalg.norm(Jh)
 
 
 def test_woodbury_preconditioner_inverts_the_newton_matrix():
@@ -574,6 +663,62 @@ def test_woodbury_preconditioner_inverts_the_newton_matrix():
             sol = solve(prob, SOLVER, tol=1e-7, **settings)
         finally:
             SsnalBackend.options["tangent_precond"] = True
+        assert sol.status == "solved" and sol.info["cert_relative_gap"] <= sol.info["cert_gap_tol"]
+        vals.append(sol.info["cert_upper"])
+    assert abs(vals[0] - vals[1]) <= 1e-6 * abs(vals[1])
+
+
+def test_face_preconditioner_is_reused_only_while_the_face_stays_put():
+    """``ssnal``'s ``tangent_reuse``: the Woodbury preconditioner is kept for the next Newton step when the dominant
+    negative eigenpair barely moved, rebuilt when it moved or the penalty changed; CG runs against the true Newton
+    matrix either way (a reused preconditioner still gives the exact Newton direction to CG's tolerance); and the
+    whole solve with reuse reaches the certified value of the solve without it."""
+    from sosproj.sdp.backends.rankone_newton import FACE_PRECOND_REUSE, _FaceSsnal
+
+    R, W, _ = tensor_case(5, seed=1)
+    prob = compile_support(R, 3, W)
+    face = _FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1, rho=7.0)
+    assert face.tangent_reuse == FACE_PRECOND_REUSE > 0
+    d = face.face_block.d
+    rng = np.random.default_rng(5)
+    v = rng.standard_normal(d)
+    B = rng.standard_normal((d, d))
+    base = B @ B.T / d + 0.05 * np.eye(d)
+
+    def state(vec):
+        Wv = np.zeros(prob.A.shape[0])
+        Wv[face.blocks[0][0]] = svec(base - 5.0 * np.outer(vec, vec) / (vec @ vec))
+        for sl, blk in face.blocks[1:]:
+            Wv[sl] = svec(np.eye(blk.d))
+        return face._split(Wv)[2]
+
+    n = prob.A.shape[1]
+    grad = rng.standard_normal(n)
+    active = state(v)
+    face._newton_dir(grad, active, 1e-10)
+    assert face.precond_reused == 0
+    active = state(v + 1e-4 * rng.standard_normal(d))           # a nearby face: reused
+    d1, _ = face._newton_dir(grad, active, 1e-10)
+    assert face.precond_reused == 1
+    Hd = face.AT @ (face.rv * face._jac(face.A @ d1, active)) + face.p_diag * d1
+    assert np.linalg.norm(Hd + grad) <= 1e-8 * np.linalg.norm(grad)
+    active = state(rng.standard_normal(d))                      # another face: rebuilt
+    face._newton_dir(grad, active, 1e-10)
+    assert face.precond_reused == 1
+    face.rho *= 3.0
+    face._factor()
+    face._newton_dir(grad, active, 1e-10)                      # another penalty: rebuilt
+    assert face.precond_reused == 1
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    vals = []
+    for reuse in (FACE_PRECOND_REUSE, 0.0):
+        import sosproj.sdp.backends.rankone_newton as rn
+        old = rn.FACE_PRECOND_REUSE
+        rn.FACE_PRECOND_REUSE = reuse
+        try:
+            sol = solve(prob, SOLVER, tol=1e-7, **settings)
+        finally:
+            rn.FACE_PRECOND_REUSE = old
         assert sol.status == "solved" and sol.info["cert_relative_gap"] <= sol.info["cert_gap_tol"]
         vals.append(sol.info["cert_upper"])
     assert abs(vals[0] - vals[1]) <= 1e-6 * abs(vals[1])

@@ -40,6 +40,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.linalg as sla
 import scipy.sparse as sp
+from scipy.linalg import blas as _blas
 
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import SQRT2
@@ -47,6 +48,10 @@ from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
 #: beyond this many negative eigenvalues the block uses the full eigendecomposition
 MAX_NEGATIVE = 8
+
+#: the negative eigenvalues the face block's first (cold) decomposition expects (a block hint only: it still
+#: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28
+FIRST_NEGATIVE_HINT = 8
 
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
@@ -78,6 +83,14 @@ FACE_EIG = "filter"
 #: the ``k = 2`` capacitance cost more than the CG steps it saved (tensor 2: 0.67 s against 0.61 s CPU with 1,
 #: ``benchmarks/results_support/n30b/notes.md``); 2 is exact as well (tested)
 TANGENT_MAX_NEGATIVE = 1
+
+#: with more than :data:`TANGENT_MAX_NEGATIVE` negative eigenvalues, :meth:`PartialPsdBlock.tangent` factors the
+#: defect of the Jacobian at :math:`W' = W - \sum_{j > K}\lambda_jq_jq_j^\top` (the :math:`K` most negative
+#: eigenpairs kept, the others set to zero): the exact inverse of a nearby Newton matrix, used as the CG
+#: preconditioner (CG still runs against the true one). False: ``None`` there (the diagonal preconditioner),
+#: as before issue 15's session 28. At ``n = 64`` the face holds one eigenvalue near ``-sigma |v|^2`` and 1-5
+#: of size 1e-3 ... 0.2 (``benchmarks/results_support/n64_28/``)
+TANGENT_DOMINANT = True
 FACE_FILTER_DEGREE = 8
 
 
@@ -97,6 +110,9 @@ class PartialPsdBlock(_PsdBlock):
         self.Q = np.zeros((d, 0))       # eigenvectors only after a full decomposition (an N x N identity before)
         self.neg = NegativeEigenpairs(d, passes=KRYLOV_PASSES, device=device, method=FACE_EIG,
                                       degree=FACE_FILTER_DEGREE)
+        # the first (cold) decomposition asks for FIRST_NEGATIVE_HINT negative eigenvalues' block at once: at
+        # n = 64 the hand-over face has 6-8, and a first block of 6 pairs (then 12) took two partial decompositions
+        self.neg.n_neg = FIRST_NEGATIVE_HINT
         self.partial = False
         self.M: np.ndarray | None = None
         self.lam_n = np.zeros(0)
@@ -219,24 +235,47 @@ class PartialPsdBlock(_PsdBlock):
         k = self.lam_n.size
         if k == 0:
             return h.copy()
-        H = self.to_matrix(h)
+        if self._gather is None:
+            return self._jacobian_packed(h)
+        P = self._cross(self.to_matrix(h) @ self.Qn) @ self.Qn.T
+        sym = np.take(P, self.proj.lower)     # svec(P + P') from P: the lower and the upper triangle
+        sym += np.take(P, self.proj.upper)
+        sym *= self.proj.scale
+        return h - sym
+
+    def _cross(self, HQ: np.ndarray) -> np.ndarray:
+        r"""``Y`` (``d x k``) with :math:`\mathcal J[H] = H - (YQ_-^\top + Q_-Y^\top)`, from :math:`HQ_-`:
+        :math:`Q_-GQ_-^\top + \sum_j(c_jq_j^\top + q_jc_j^\top)` (module docs) with :math:`G = Q_-^\top HQ_-` and
+        :math:`c_j = -\lambda_j s_j`, :math:`s_j` the resolvent of :math:`P_+Hq_j`, is :math:`YQ_-^\top + Q_-Y^\top`
+        for :math:`Y = Q_-G/2 + C`."""
         Qn = self.Qn
-        HQ = H @ Qn                                   # d x k
         G = Qn.T @ HQ
         R = HQ - Qn @ G
         C = np.empty_like(R)
         for j, (_, c) in enumerate(self._resolvents()):
             C[:, j] = sla.cho_solve((c, True), R[:, j], check_finite=False)
         C -= Qn @ (Qn.T @ C)
-        # Q G Q' + C Q' + Q C' with c_j = -lambda_j s_j, written as P + P' with P = (Q G / 2 + C) Q'
-        P = (0.5 * (Qn @ G) + C * (-self.lam_n)) @ Qn.T
-        if self._gather is not None:          # svec(P + P') from P: the lower and the upper triangle
-            sym = np.take(P, self.proj.lower)
-            sym += np.take(P, self.proj.upper)
-            sym *= self.proj.scale
-            return h - sym
-        P += P.T
-        return h - self.to_svec(P)
+        return 0.5 * (Qn @ G) + C * (-self.lam_n)
+
+    def _jacobian_packed(self, h: np.ndarray) -> np.ndarray:
+        r""":meth:`jacobian` on the packed triangle (from order :data:`FAST_SVEC_MIN` on): svec in SCS order is
+        LAPACK's packed lower triangle with the off-diagonal entries scaled by :math:`\sqrt2`, so
+        :math:`HQ_-` is ``k`` packed products ``dspmv`` and the symmetric rank-:math:`2k` correction
+        :math:`YQ_-^\top + Q_-Y^\top` is ``k`` packed updates ``dspr2``: no ``N x N`` matrix, no
+        ``to_matrix`` / ``to_svec`` round trip (2-3x faster at order 2,145 with ``k = 3``; the same numbers
+        to rounding, tested)."""
+        d, Qn = self.d, self.Qn
+        k = Qn.shape[1]
+        u = h * self._inv_scale
+        HQ = np.empty((d, k))
+        for j in range(k):
+            HQ[:, j] = _blas.dspmv(d, 1.0, u, Qn[:, j], lower=1)
+        Y = self._cross(HQ)
+        u[:] = 0.0
+        for j in range(k):
+            u = _blas.dspr2(d, 1.0, Y[:, j], Qn[:, j], u, lower=1, overwrite_ap=1)
+        u *= self.proj.scale
+        return h - u
 
     def tangent_pattern(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         r"""The fixed pattern of :meth:`tangent`'s ``S`` (one column block): svec row ``p = (r, c)`` holds
@@ -258,10 +297,34 @@ class PartialPsdBlock(_PsdBlock):
         self._tan_rc = (ids.indices, ids.indptr, other, diag.astype(np.int32))
         return self._tan_rc
 
+    def _kept(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """Indices of the negative eigenpairs :meth:`tangent` keeps (the :data:`TANGENT_MAX_NEGATIVE` most negative)
+        and of the others (set to zero there), or ``None`` where :meth:`tangent` returns ``None``."""
+        k_all = self.lam_n.size
+        if not self.partial or k_all < 1 or self.M is None or (k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT):
+            return None
+        order = np.argsort(self.lam_n)
+        k = min(k_all, TANGENT_MAX_NEGATIVE)
+        return order[:k], order[k:]
+
+    def tangent_vectors(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """The negative eigenpairs :meth:`tangent` keeps, or ``None`` where it returns ``None`` (the key of
+        ``ssnal``'s preconditioner reuse)."""
+        kept = self._kept()
+        if kept is None:
+            return None
+        return self.lam_n[kept[0]], self.Qn[:, kept[0]]
+
     def tangent(self) -> tuple[sp.csc_matrix, np.ndarray] | None:
         r"""The Jacobian's defect :math:`I - \mathcal J` as an exact factorization :math:`S\,\mathcal N\,S^\top`
         in svec coordinates, for :math:`1\le k\le` :data:`TANGENT_MAX_NEGATIVE` negative eigenpairs
-        :math:`(\lambda_j, q_j)` (``None`` with none or more, or after a full decomposition).
+        :math:`(\lambda_j, q_j)` (``None`` with none, or after a full decomposition). With more negative
+        eigenvalues (:data:`TANGENT_DOMINANT`, issue 15's session 28) the :math:`k` most negative pairs are kept and
+        the others set to zero: the factorization is that of the Jacobian at
+        :math:`W' = W - \sum_{j>k}\lambda_jq_jq_j^\top`, whose Newton matrix is close to the true one (at ``n = 64``
+        the others are of size :math:`10^{-3}`-0.2 against one near :math:`-2{,}520`), so its inverse is a CG
+        preconditioner, no longer the exact inverse (306 -> 62 CG steps on the ``n = 64`` solve of
+        ``benchmarks/results_support/n64_28/notes.md``); ``None`` there without :data:`TANGENT_DOMINANT`.
 
         With :math:`Q = [q_1..q_k]`, :math:`P_+ = I - QQ^\top` and :math:`\Phi(X) = XQ^\top + QX^\top`
         (:math:`\mathbb R^{N\times k}\to\mathbb S^N`; column :math:`i + jN` of ``S`` is the svec of
@@ -283,12 +346,14 @@ class PartialPsdBlock(_PsdBlock):
         downdate of the ADMM's normal matrix, which :meth:`~sosproj.sdp.backends.ssnal.SsnalBackend._woodbury`
         inverts (the CG preconditioner). Returns ``(S, N^{-1})``.
         """
-        k = self.lam_n.size
-        if not self.partial or not 1 <= k <= TANGENT_MAX_NEGATIVE or self.M is None:
+        kept = self._kept()
+        if kept is None:
             return None
+        keep, rest = kept
+        k = keep.size
         d = self.d
         indices, indptr, other, diag = self.tangent_pattern()
-        Q, lam = self.Qn, self.lam_n
+        Q, lam = self.Qn[:, keep], self.lam_n[keep]
         nnz = indices.size
         data = np.empty(k * nnz)
         for j in range(k):
@@ -304,6 +369,9 @@ class PartialPsdBlock(_PsdBlock):
         X = self.M - Q @ MQ.T
         X -= MQ @ Q.T
         X += Q @ (Q.T @ MQ) @ Q.T                     # P+ M P+
+        if rest.size:                                 # the other negative eigenvalues set to zero: W'
+            Qr = self.Qn[:, rest]
+            X -= (Qr * self.lam_n[rest]) @ Qr.T
         base = 2.0 * (Q @ Q.T)
         base[np.diag_indices(d)] += 2.0
         if k == 1:
@@ -323,4 +391,4 @@ class PartialPsdBlock(_PsdBlock):
 
 
 __all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
-           "TANGENT_MAX_NEGATIVE"]
+           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT"]

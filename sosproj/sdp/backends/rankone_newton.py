@@ -112,6 +112,13 @@ DR_RTOL_FACTOR = 0.25
 #: 0: every negative eigenpair, as before issue 15's n30 session
 SCREEN_CAP = 1
 
+#: the Newton phase's ``ssnal`` option ``tangent_reuse``: the Woodbury CG preconditioner of the face is kept from one
+#: Newton step to the next while its dominant negative eigenpair moves by less than this (relative eigenvalue,
+#: sine of the angle); 0 rebuilds it every step, as before issue 15's session 28. n = 64, first tensor, Newton
+#: phase alone from the same rough dual: 62 -> 64 CG steps, 22.8 -> 17.4 s CPU
+#: (``benchmarks/results_support/n64_28/``)
+FACE_PRECOND_REUSE = 0.05
+
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
 
@@ -121,6 +128,7 @@ class _FaceSsnal(SsnalBackend):
     ``device`` when one is given)."""
 
     def __init__(self, problem: ConicProblem, device: str | None = None, **kw: Any) -> None:
+        kw.setdefault("tangent_reuse", FACE_PRECOND_REUSE)
         super().__init__(problem, **kw)
         big = max(range(len(self.blocks)), key=lambda i: self.blocks[i][1].d)
         sl, blk = self.blocks[big]
@@ -544,4 +552,4 @@ Backend = RankOneNewtonBackend
 
 __all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_RTOL_FACTOR",
            "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA",
-           "RETRY_SIGMA", "LARGE_ORDER_RETRY_SIGMA"]
+           "RETRY_SIGMA", "LARGE_ORDER_RETRY_SIGMA", "FACE_PRECOND_REUSE"]

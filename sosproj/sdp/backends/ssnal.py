@@ -210,9 +210,11 @@ class SsnalBackend(AdmmBackend):
     search and every residual stay in float64), ``tangent_precond`` (True: on a block whose Jacobian defect has
     an exact low-rank form, a face with few negative eigenvalues, the CG preconditioner is the exact inverse of
     the Newton matrix by Woodbury, :meth:`_woodbury`; False: the diagonal one only, as before issue 15's n30b
-    session), ``newton_verbose``. ``max_iter`` caps the Newton
-    steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM iterations plus
-    Newton steps.
+    session), ``tangent_reuse`` (0: rebuild that preconditioner every Newton step; a positive tolerance keeps it
+    while the penalty and active rows are the same and the kept negative eigenpairs moved by less than it, relative
+    eigenvalue and sine of the angle, :meth:`_reused_precond`; issue 15's session 28), ``newton_verbose``.
+    ``max_iter`` caps the Newton steps (default :data:`DEFAULT_MAX_NEWTON`); the reported iterations are ADMM
+    iterations plus Newton steps.
 
     ``inner_target`` (attribute, default ``None``): when set, the subproblems end at a relative dual
     residual of at most this (the smaller of it and the usual ``max(0.2 tol, min(0.1 * last primal
@@ -229,7 +231,7 @@ class SsnalBackend(AdmmBackend):
     warm_start = True
     options = {**AdmmBackend.options, "admm_tol": 1e-4, "admm_max_iter": 2000, "sigma_factor": 3.0,
                "cg_max_iter": 200, "cg_rtol": 1e-2, "max_outer": 100, "jd_floor": 1e-2,
-               "single_jacobian": True, "tangent_precond": True,
+               "single_jacobian": True, "tangent_precond": True, "tangent_reuse": 0.0,
                "newton_verbose": False}
 
     @classmethod
@@ -256,13 +258,17 @@ class SsnalBackend(AdmmBackend):
         self.newton_verbose = bool(o["newton_verbose"])
         self.jd_floor = float(o["jd_floor"])
         self.tangent_precond = bool(o["tangent_precond"])
+        self.tangent_reuse = float(o["tangent_reuse"])
+        self._precond_cache: tuple[Any, ...] | None = None
+        self.precond_reused = 0
         self._block_AT: dict[tuple[int, int], tuple[Any, ...]] = {}
         self.stop_check: Callable[[np.ndarray, np.ndarray, np.ndarray], bool] | None = None
         self.inner_target: float | None = None
         if not (self.admm_tol > 0 and self.sigma_factor >= 1.0 and self.cg_max_iter >= 1
-                and 0.0 < self.cg_rtol < 1.0 and self.max_outer >= 1 and self.admm_max_iter >= 0):
+                and 0.0 < self.cg_rtol < 1.0 and self.max_outer >= 1 and self.admm_max_iter >= 0
+                and 0.0 <= self.tangent_reuse < 1.0):
             raise InvalidParameterError("ssnal options: admm_tol > 0, sigma_factor >= 1, cg_max_iter >= 1, "
-                                        "0 < cg_rtol < 1, max_outer >= 1, admm_max_iter >= 0")
+                                        "0 < cg_rtol < 1, max_outer >= 1, admm_max_iter >= 0, 0 <= tangent_reuse < 1")
         self.max_newton = int(max_iter) if max_iter else DEFAULT_MAX_NEWTON
         single = bool(o["single_jacobian"])
         self.blocks = [(sl, _PsdBlock(d, single)) for kind, sl, d in self.slices if kind == "psd" and d > 1]
@@ -374,6 +380,54 @@ class SsnalBackend(AdmmBackend):
 
         return apply
 
+    def _face_key(self) -> list[tuple[np.ndarray, np.ndarray]] | None:
+        """The kept negative eigenpairs of every block with ``tangent_vectors`` (``None`` if a block has none)."""
+        out = []
+        for _, blk in self.blocks:
+            fn = getattr(blk, "tangent_vectors", None)
+            if fn is None:
+                continue
+            v = fn()
+            if v is None:
+                return None
+            out.append(v)
+        return out
+
+    def _keep_precond(self, active: np.ndarray, fac: tuple[np.ndarray, Any],
+                      precond: Callable[[np.ndarray], np.ndarray] | None) -> None:
+        """Remember a Woodbury preconditioner for :meth:`_reused_precond` (``tangent_reuse > 0`` only)."""
+        self._precond_cache = None
+        if precond is None or self.tangent_reuse <= 0:
+            return
+        key = self._face_key()
+        if key:
+            self._precond_cache = (self.rho, active.copy(), [(lam.copy(), Q.copy()) for lam, Q in key], precond)
+
+    def _reused_precond(self, active: np.ndarray) -> Callable[[np.ndarray], np.ndarray] | None:
+        r"""The last Newton step's Woodbury preconditioner when the face barely moved (``tangent_reuse``):
+        the same penalty and active rows, the same number of kept negative eigenpairs, each eigenvalue within
+        ``tangent_reuse`` relative and each eigenvector within ``tangent_reuse`` in :math:`\sin`\ angle
+        (:math:`1 - |q_{old}^\top q_{new}| \le` ``tangent_reuse`` :math:`^2/2`). It is then the exact inverse of a
+        nearby Newton matrix: CG (always against the true Hessian) may need a few more steps, and the capacitance
+        (a sparse product, an order-:math:`N` Cholesky; about 1.3 s at order 2,145) is not rebuilt."""
+        c = getattr(self, "_precond_cache", None)
+        if c is None or self.tangent_reuse <= 0:
+            return None
+        rho, act, old, precond = c
+        if rho != self.rho or not np.array_equal(act, active):
+            return None
+        new = self._face_key()
+        if not new or len(new) != len(old):
+            return None
+        tol = self.tangent_reuse
+        for (l0, Q0), (l1, Q1) in zip(old, new):
+            if l0.shape != l1.shape or np.any(np.abs(l1 - l0) > tol * np.abs(l0)):
+                return None
+            if np.any(1.0 - np.abs(np.sum(Q0 * Q1, axis=0)) > 0.5 * tol * tol):
+                return None
+        self.precond_reused += 1
+        return precond
+
     def prepare_tangent(self) -> None:
         """Build the maps of :meth:`_tangent_image` now for every block with a ``tangent_pattern`` (a caller
         that swaps in such a block calls it before the solve: the build's temporaries, a few ``N x N`` index
@@ -442,8 +496,11 @@ class SsnalBackend(AdmmBackend):
     def _newton_dir(self, grad: np.ndarray, active: np.ndarray, rtol: float) -> tuple[np.ndarray, int]:
         """PCG on ``(P + A' S J A + eps I) d = -grad`` preconditioned by ``(P + A' S diag(J) A)^{-1}``."""
         eps = 1e-10 * (1.0 + float(np.max(self.p_diag)))
-        fac = self._preconditioner(active)
-        precond = self._woodbury(fac) if self.tangent_precond else None
+        precond = self._reused_precond(active)
+        if precond is None:
+            fac = self._preconditioner(active)
+            precond = self._woodbury(fac) if self.tangent_precond else None
+            self._keep_precond(active, fac, precond)
         if precond is None:
             def precond(r: np.ndarray) -> np.ndarray:
                 return self.normal_solve(r, fac)
@@ -486,6 +543,7 @@ class SsnalBackend(AdmmBackend):
         q = self._q
         b = self.problem.b
         t0 = time.perf_counter()
+        self._precond_cache = None
         # ---- phase one: the ADMM of the parent class, to a loose tolerance
         tol, max_iter = self.tol, self.max_iter
         self.tol, self.max_iter = max(self.admm_tol, tol), max(1, self.admm_max_iter)
