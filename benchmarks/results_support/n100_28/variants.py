@@ -2,7 +2,10 @@
 
 Each variant is ``NAME:JSON``; the JSON's keys are ``rankone_newton`` options (``dr_gap``, ``dr_cap``,
 ``dr_cap_gap``, ...) plus ``"_capped"``: keyword arguments of the capped stage's ``NegativeEigenpairs`` (for
-instance ``{"degree": 8}`` or ``{"resync": 25}``; a hook on the class, the solver is otherwise unchanged).
+instance ``{"degree": 8}`` or ``{"resync": 25}``; a hook on the class, the solver is otherwise unchanged)
+and ``"_all"``:
+keyword arguments of every Douglas-Rachford tracker of the rough phase (not its gap screens; for instance
+``{"passes": 5}``).
 Tensors are ``support_scale.py``'s (``default_rng([2026, n])``); one solve per (tensor, variant), in the order
 tensor 0: v1, v2, ...; tensor 1: v1, v2, ... and, with ``--reverse``, each tensor's variants also in reverse
 order afterwards. Run: see COMMAND.md in this folder.
@@ -55,6 +58,7 @@ for t in args.tensors:
     for name, opts in order:
         opts = dict(opts)
         capped_kw = opts.pop("_capped", {})
+        all_kw = opts.pop("_all", {})
 
         events: list = []
         steps = [0]
@@ -62,16 +66,20 @@ for t in args.tensors:
         T0 = [time.perf_counter()]
 
         class Neg(BaseNeg):
-            def __init__(self, *a, _kw=capped_kw, made=made, **kw):
+            def __init__(self, *a, _kw=capped_kw, _all=all_kw, made=made, **kw):
                 if kw.get("cap") is not None and kw["cap"] > rn.SCREEN_CAP:
                     kw.update(_kw)
+                if made[0] > 0 and kw.get("cap") != rn.SCREEN_CAP:
+                    kw.update(_all)
                 super().__init__(*a, **kw)
                 # the rough phase builds its screen first; the full stage's screen has cap SCREEN_CAP
                 self.tag = "screen" if made[0] == 0 else ("tight" if kw.get("cap") == rn.SCREEN_CAP else "dr")
                 made[0] += 1
 
-            def uncapped(self):
+            def uncapped(self, _all=all_kw):
                 out = super().uncapped()
+                for key, val in _all.items():
+                    setattr(out, key, val)
                 out.__class__ = Neg
                 out.tag = "dr"
                 return out
@@ -99,7 +107,7 @@ for t in args.tensors:
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         rn.NegativeEigenpairs = BaseNeg
         info = res.info
-        row = {"n": args.n, "tensor": t, "variant": name, "opts": dict(opts, _capped=capped_kw),
+        row = {"n": args.n, "tensor": t, "variant": name, "opts": dict(opts, _capped=capped_kw, _all=all_kw),
                "status": res.status, "wall": wall, "cpu": cpu, "load_start": load0, "load_end": os.getloadavg()[0],
                **{k: info.get(k) for k in ("dr_iterations", "dr_capped_iterations", "dr_status", "newton_steps",
                                             "newton_rounds", "newton_cg", "cert_relative_gap", "cert_upper",

@@ -117,8 +117,8 @@ DR_CAP_MIN_ORDER = 1000
 
 #: moment order from which ``dr_cap="auto"`` no longer caps them (issue 15's session 28): at ``n = 100`` (order
 #: 5,151) the capped stage needed 170 Douglas-Rachford steps with exact eigenpairs (310 with the filtered ones) to
-#: reach its ``dr_cap_gap`` where the full projections reach the same estimate in 37 and ``2\cdot10^{-2}`` in about
-#: 100 (``benchmarks/results_support/n100_28/``); at ``n = 64`` (order 2,145) the cap was measured faster
+#: reach its ``dr_cap_gap`` where the full projections reach the same estimate in 35-40 and a certified gap of
+#: 4.2e-2 in 106 (``benchmarks/results_support/n100_28/``); at ``n = 64`` (order 2,145) the cap was measured faster
 #: (``docs/bench_support.md``). Between the two orders the threshold is not measured
 DR_CAP_MAX_ORDER = 4000
 
