@@ -278,3 +278,41 @@ def test_rough_phase_eigenpair_tolerance_follows_rtol_factor_and_stays_certified
                 {"dr_rtol_factor": "loose"}, {"dr_rtol_factor": float("inf")}):
         with pytest.raises(InvalidParameterError):
             solve(prob, solver="rankone_newton", tol=1e-8, **settings, **bad)
+
+
+def test_auto_cap_is_off_from_the_large_order_threshold_and_stays_certified(monkeypatch):
+    """``dr_cap="auto"`` caps the first stage only for moment orders in [DR_CAP_MIN_ORDER, DR_CAP_MAX_ORDER)
+    (issue 15 session 28: at order 5,151 the full projections need far fewer steps); above the window the
+    rough phase runs uncapped and the answer is the same certified support: its bound dominates power-method
+    points and Clarabel's optimum, and agrees with it to the certified gap."""
+    from sosproj.sdp.backends import rankone_newton as rn
+
+    n = 8                                                      # moment order 45
+    R, W, _ = tensor_case(n, seed=4)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, "rankone_newton", 1e-8, 3)
+    ref = solve(prob, solver="clarabel", tol=1e-9)
+    monkeypatch.setattr(rn, "DR_CAP_MIN_ORDER", 10)
+    for max_order, capped in ((rn.DR_CAP_MAX_ORDER, True), (45, False), (40, False)):
+        monkeypatch.setattr(rn, "DR_CAP_MAX_ORDER", max_order)
+        b = rn.RankOneNewtonBackend(prob, tol=1e-8, **settings)
+        assert (b._cap() == int(np.ceil(np.sqrt(45.0)))) if capped else (b._cap() is None)
+        res = solve(prob, solver="rankone_newton", tol=1e-8, **settings)
+        assert res.converged and res.info["cert_relative_gap"] <= 1e-7
+        assert (res.info["dr_capped_status"] != "off") == capped
+        assert (res.info["dr_capped_iterations"] > 0) == capped
+        upper = -res.info["cert_lower"]
+        assert upper >= -ref.objective - 1e-8                     # above the exact support
+        assert abs(res.objective - ref.objective) <= 1e-6 * abs(ref.objective)
+        rng = np.random.default_rng(2)
+        for _ in range(20):                                       # power-method points on the sphere
+            x = rng.standard_normal(n)
+            x /= np.linalg.norm(x)
+            for _ in range(50):
+                g = np.einsum("ijk,j,k->i", W + W.transpose(1, 0, 2) + W.transpose(2, 1, 0), x, x)
+                x = g / np.linalg.norm(g)
+            assert float(np.einsum("ijk,i,j,k->", W, x, x, x)) <= upper + 1e-12
+    # an explicit count still caps above the window
+    monkeypatch.setattr(rn, "DR_CAP_MAX_ORDER", 40)
+    res = solve(prob, solver="rankone_newton", tol=1e-8, dr_cap=4, **settings)
+    assert res.info["dr_capped_iterations"] > 0 and res.info["cert_relative_gap"] <= 1e-7

@@ -9,9 +9,9 @@ interior point and the :class:`~sosproj.sdp.lowrank_support.TensorRounding`), th
    :meth:`~sosproj.sdp.lowrank_support.TensorRounding.best_point`): its Dirac moment vector
    :math:`\hat x` is an exactly feasible point of value :math:`\hat p`, the primal optimum when the
    relaxation is tight (rank-one moment matrix);
-2. finds a **rough** dual certificate (from moment order :data:`DR_CAP_MIN_ORDER` on, first with
-   partial projections onto the PSD cone, only the most negative eigenpairs per step, until the
-   estimated gap is ``dr_cap_gap``), certified relative gap ``dr_gap`` (default
+2. finds a **rough** dual certificate (for moment orders from :data:`DR_CAP_MIN_ORDER` below
+   :data:`DR_CAP_MAX_ORDER`, first with partial projections onto the PSD cone, only the most
+   negative eigenpairs per step, until the estimated gap is ``dr_cap_gap``), certified relative gap ``dr_gap`` (default
    :math:`2\cdot10^{-2}`), by the Douglas-Rachford iteration of ``solver="rankone"``
    (:class:`~sosproj.sdp.rankone_dual.DualFeasibility`) at the dual value
    :math:`\hat p(1 + \texttt{dr\_gap}/2)`, started at the closed-form flattening certificate
@@ -122,6 +122,13 @@ FACE_PRECOND_REUSE = 0.05
 #: moment order from which ``dr_cap="auto"`` caps the negative eigenpairs of the rough phase's first stage
 DR_CAP_MIN_ORDER = 1000
 
+#: moment order from which ``dr_cap="auto"`` no longer caps them (issue 15's session 28): at ``n = 100`` (order
+#: 5,151) the capped stage needed 170 Douglas-Rachford steps with exact eigenpairs (310 with the filtered ones) to
+#: reach its ``dr_cap_gap`` where the full projections reach the same estimate in 35-40 and a certified gap of
+#: 4.2e-2 in 106 (``benchmarks/results_support/n100_28/``); at ``n = 64`` (order 2,145) the cap was measured faster
+#: (``docs/bench_support.md``). Between the two orders the threshold is not measured
+DR_CAP_MAX_ORDER = 4000
+
 
 class _FaceSsnal(SsnalBackend):
     """:class:`SsnalBackend` whose largest PSD block is a :class:`PartialPsdBlock` (its decompositions on
@@ -154,9 +161,10 @@ class RankOneNewtonBackend(SolverBackend):
     ``"krylov"``: the old block Krylov tracker; the defaults measured 1.3x / 1.8x faster than
     ``start="zero", eig="krylov", dr_gap=1e-2`` at ``n = 30`` / 48, a tie at 64, ``docs/bench_support.md``),
     ``dr_cap`` (``"auto"``: a first Douglas-Rachford stage with only the :math:`\lceil\sqrt N\,\rceil`
-    most negative eigenpairs per step from moment order :data:`DR_CAP_MIN_ORDER` on; a count; ``None``:
-    off), ``dr_cap_gap`` (estimated gap at which that stage hands over to the full projections, 0.3;
-    ``docs/bench_support.md``), ``dr_cap_check_every`` (steps between that stage's gap estimates, 10;
+    most negative eigenpairs per step from moment order :data:`DR_CAP_MIN_ORDER` up to
+    :data:`DR_CAP_MAX_ORDER`; a count; ``None``: off), ``dr_cap_gap`` (estimated gap at which that stage
+    hands over to the full projections, 0.3; ``docs/bench_support.md``), ``dr_cap_check_every`` (steps between
+    that stage's gap estimates, 10;
     5 before issue 15's seventh session: each estimate computes every negative eigenpair of the
     shadow, ``experiments/support7_prototypes.txt`` §5), ``dr_rtol_factor`` (the rough phase's eigenpair
     residual tolerance per unit of the relative Douglas-Rachford step, capped at
@@ -272,11 +280,13 @@ class RankOneNewtonBackend(SolverBackend):
         r"""Negative eigenpairs per step of the capped stage: ``dr_cap``, or with ``"auto"``
         :math:`\lceil\sqrt N\,\rceil` (about :math:`n/\sqrt2` for the moment order
         :math:`N = \binom{n+2}{2}`: 35 at ``n = 48``, 47 at 64) from order :data:`DR_CAP_MIN_ORDER`
-        on; a function of the size only (``experiments/support5_prototypes.txt``)."""
+        up to :data:`DR_CAP_MAX_ORDER` (off from there: at ``n = 100`` the full projections need far fewer
+        steps); a function of the size only (``experiments/support5_prototypes.txt``,
+        ``benchmarks/results_support/n100_28/``)."""
         cap = self.options["dr_cap"]
         if cap == "auto":
             N = self.feas.N
-            return int(np.ceil(np.sqrt(N))) if N >= DR_CAP_MIN_ORDER else None
+            return int(np.ceil(np.sqrt(N))) if DR_CAP_MIN_ORDER <= N < DR_CAP_MAX_ORDER else None
         return None if cap is None else int(cap)
 
     def _rtol_factor(self) -> float:
@@ -550,6 +560,7 @@ class RankOneNewtonBackend(SolverBackend):
 #: short alias
 Backend = RankOneNewtonBackend
 
-__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_RTOL_FACTOR",
+__all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_CAP_MAX_ORDER",
+           "DR_RTOL_FACTOR",
            "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA",
            "RETRY_SIGMA", "LARGE_ORDER_RETRY_SIGMA", "FACE_PRECOND_REUSE"]
