@@ -228,3 +228,25 @@ def test_solve_dual_stops_by_the_exact_test_not_by_the_fused_trigger(monkeypatch
     out, info = MarginalProjector(lay, w, tol=1e-9, max_iter=n - 10).solve_dual(r, on_fail="return")
     assert not info["converged"] and info["iterations"] == n - 10   # the exact test failed there
     assert lay.forward(out).min() >= -1e-12          # still non-negative (mixed), but reported unconverged
+
+
+@pytest.mark.parametrize("metric", ["table", "weighted"])
+def test_solve_dual_primal_average_matches_clarabel_and_its_test(metric):
+    """The averaged primal point (``average=True``, the default) and the last iterate (``average=False``) solve the
+    same problem: both within their certified distance of Clarabel's answer, feasible, and the averaged point's
+    stopping test (relative gap of the unmixed point against g(lam)) passed."""
+    lay, r = _negative_residuals(seed=1)
+    w = mp.table_metric(lay)
+    if metric == "weighted":
+        w = w * np.array([1.0 + 2.0 * len(A) for A in lay.residual_sets])
+    ref = _cvxpy_projection(lay, w, r)
+    for average in (True, False):
+        out, info = MarginalProjector(lay, w, tol=1e-7, max_iter=50000).solve_dual(r, on_fail="raise",
+                                                                                    average=average)
+        assert info["converged"] and info["primal_average"] is average and abs(info["complementarity"]) <= 1e-7
+        tabs = lay.forward(out)
+        assert tabs.min() >= -1e-12 and np.isclose(out[lay.empty_pos], r[lay.empty_pos])
+        d = out - ref
+        d[lay.empty_pos] = 0.0
+        assert float(d @ (lay.expand(w) * d)) <= 2 * info["duality_gap"] + 1e-6
+        assert np.allclose(tabs, lay.forward(ref), atol=1e-3 * max(1.0, np.abs(tabs).max()))
