@@ -381,8 +381,10 @@ class MarginalProjector:
         decay as :math:`O(1/k^2)` (P. Patrinos, A. Bemporad, "An accelerated dual gradient-projection algorithm
         for embedded linear model predictive control", IEEE TAC 59, 2014), where the last iterate :math:`c(\lambda_k)`
         oscillates. On Adult's extrapolation projection it reaches the same test in 430 / 550 iterations against
-        500 / 640 (epsilon 1 / 0.3, seed 0). The test on it is the same: ``theta <= tol`` and the relative gap of
-        the unmixed point :math:`(p(c) - g(\lambda_k)) / \max(p, 1)` within ``tol`` (for :math:`c = c(\lambda)`
+        500 / 640 (epsilon 1 / 0.3, seed 0); on short runs (Titanic, 40-80 iterations) the last iterate passes
+        first, so both are tested at every check (the last iterate first) and the first to pass is returned (at
+        ``max_iter`` the one with the smaller ``theta``). The test on the average is the same: ``theta <= tol``
+        and the relative gap of the unmixed point :math:`(p(c) - g(\lambda_k)) / \max(p, 1)` within ``tol`` (for :math:`c = c(\lambda)`
         this is the complementarity :math:`\lambda^T B c(\lambda) / \max(p, 1)` below, exactly:
         :math:`g(\lambda) = p(c(\lambda)) - \lambda^T B c(\lambda)`); ``average=False`` is the last iterate.
 
@@ -491,30 +493,39 @@ class MarginalProjector:
             lam, lam_new = lam_new, lam
             if it % check_every and it != self.max_iter:
                 continue
-            point = lam if ybar is None else ybar
-            if fused and it != self.max_iter:
-                # a cheap trigger: theta of B c(point) by the fused map; the test below recomputes it exactly
-                lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff)
-                if self._theta(diff, total) > self.tol:
-                    continue
-            c = primal(point)
-            Bc = lay.forward(c)
-            theta = self._theta(Bc, total)
-            if theta > self.tol and it != self.max_iter:
-                continue                                        # the KKT test only where it can pass
-            e = c - rt
-            e[self._empty] = 0.0
-            p_c = 0.5 * float(e @ (self.w * e))
-            if ybar is None:
-                compl = float(lam @ Bc) / max(p_c, 1.0)          # floor: an input already feasible has p ~ 0
-            else:                                                # p(c) - g(lam): lam^T B c(lam) when c = c(lam)
-                c_l = primal(lam)
-                e = c_l - rt
+            last = it == self.max_iter
+            best = None
+            for point in ((lam,) if ybar is None else (lam, ybar)):    # the last iterate first, then the average
+                if fused and not last:
+                    # a cheap trigger: theta of B c(point) by the fused map; the test below recomputes it exactly
+                    lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff)
+                    if self._theta(diff, total) > self.tol:
+                        continue
+                c_p = primal(point)
+                Bc = lay.forward(c_p)
+                th_p = self._theta(Bc, total)
+                if best is None or th_p < best[1]:
+                    best = (c_p, th_p)
+                if th_p > self.tol:
+                    continue                                    # the KKT test only where it can pass
+                e = c_p - rt
                 e[self._empty] = 0.0
-                g_l = 0.5 * float(e @ (self.w * e)) - float(lam @ lay.forward(c_l))
-                compl = (p_c - g_l) / max(p_c, 1.0)
-            if theta <= self.tol and abs(compl) <= self.tol:
-                converged = True
+                p_c = 0.5 * float(e @ (self.w * e))
+                if point is lam:
+                    compl = float(lam @ Bc) / max(p_c, 1.0)      # floor: an input already feasible has p ~ 0
+                else:                                            # p(c) - g(lam): lam^T B c(lam) when c = c(lam)
+                    c_l = primal(lam)
+                    e = c_l - rt
+                    e[self._empty] = 0.0
+                    g_l = 0.5 * float(e @ (self.w * e)) - float(lam @ lay.forward(c_l))
+                    compl = (p_c - g_l) / max(p_c, 1.0)
+                if abs(compl) <= self.tol:
+                    converged = True
+                    best = (c_p, th_p)
+                    break
+            if best is not None:
+                c, theta = best
+            if converged:
                 break
         r, theta = self.make_nonnegative(c)
         cert = self.certificate(rt, r, lam)
