@@ -384,8 +384,8 @@ class MarginalProjector:
         500 / 640 (epsilon 1 / 0.3, seed 0); on short runs (Titanic, 40-80 iterations) the last iterate passes
         first, so both are tested at every check (the last iterate first) and the first to pass is returned (at
         ``max_iter`` the one with the smaller ``theta``). The test on the average is the same: ``theta <= tol``
-        and the relative gap of the unmixed point :math:`(p(c) - g(\lambda_k)) / \max(p, 1)` within ``tol`` (for :math:`c = c(\lambda)`
-        this is the complementarity :math:`\lambda^T B c(\lambda) / \max(p, 1)` below, exactly:
+        and the relative gap of the unmixed point :math:`(p(c) - g(\lambda_k)) / \max(p, 1)` within ``tol``
+        (for :math:`c = c(\lambda)` this is the complementarity :math:`\lambda^T B c(\lambda) / \max(p, 1)` below, exactly:
         :math:`g(\lambda) = p(c(\lambda)) - \lambda^T B c(\lambda)`); ``average=False`` is the last iterate.
 
         Feasible input: when every workload cell of ``r_noisy`` is already non-negative (``theta = 0``,
