@@ -385,8 +385,9 @@ class MarginalProjector:
         first, so both are tested at every check (the last iterate first) and the first to pass is returned (at
         ``max_iter`` the one with the smaller ``theta``). The test on the average is the same: ``theta <= tol``
         and the relative gap of the unmixed point :math:`(p(c) - g(\lambda_k)) / \max(p, 1)` within ``tol``
-        (for :math:`c = c(\lambda)` this is the complementarity :math:`\lambda^T B c(\lambda) / \max(p, 1)` below, exactly:
-        :math:`g(\lambda) = p(c(\lambda)) - \lambda^T B c(\lambda)`); ``average=False`` is the last iterate.
+        (for :math:`c = c(\lambda)` this is the complementarity :math:`\lambda^T B c(\lambda) / \max(p, 1)` below,
+        exactly: :math:`g(\lambda) = p(c(\lambda)) - \lambda^T B c(\lambda)`); ``average=False`` is the last
+        iterate.
 
         Feasible input: when every workload cell of ``r_noisy`` is already non-negative (``theta = 0``,
         the exact test of :meth:`make_nonnegative`), ``r_noisy`` is the projection, certified by
