@@ -9,6 +9,6 @@ export PYTHONPATH=$PWD OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=
 R=benchmarks/results_marginals/adult_28
 uptime
 python benchmarks/runtime_vs_pgm.py --label "${LABEL:?}" --sosproj-src "${NEW_SRC:?}" \
-    --baseline-src "${BASE_SRC:?}" --out "${OUTF:-$R/rows_mst.jsonl}" --sosproj-repeats 2 \
+    --baseline-src "${BASE_SRC:?}" --out "${OUTF:-$R/rows_mst.jsonl}" --sosproj-repeats ${REPEATS:-2} \
     --cells ${CELLS:-mst:adult:1:0 mst:adult:0.3:0 mst:adult:3:0}
 uptime
