@@ -375,7 +375,7 @@ class ResidualLayout:
 
     def normal_apply(self, y: np.ndarray, inv_w: np.ndarray, *, alpha: float = 0.0, beta: float = 1.0,
                      shift: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        r"""``alpha y + beta N y + shift`` in table space, with :math:`N = B\,\mathrm{diag}(w^{-1})\,P\,B^	op`
+        r"""``alpha y + beta N y + shift`` in table space, with :math:`N = B\,\mathrm{diag}(w^{-1})\,P\,B^\top`
         (``inv_w``: a flat residual-space vector, constant on each set, e.g. ``1 / w_A`` with 0 on the empty set).
 
         The same numbers as ``alpha * y + beta * forward(inv_w * adjoint(y)) + shift`` (the composition, used
