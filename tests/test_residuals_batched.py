@@ -134,3 +134,30 @@ def test_noise_off_blue_release_is_exact(sizes, measure_every_set):
         rel = sp.release_marginals(ds, 3, epsilon=1.0, delta=1e-6, reconstruction="blue", rng=0)
     for w in itertools.combinations(range(len(sizes)), 3):
         assert _close(rel.table(w), ds.marginal(w))
+
+
+@pytest.mark.parametrize(("sizes", "workload"), CASES)
+def test_fused_normal_map_equals_the_composition(sizes, workload):
+    """``normal_apply`` (the LNN dual's fused ``alpha y + beta B W^-1 P B^T y + shift``) equals the composition
+    of ``adjoint`` and ``forward`` on every case, fused (full blocks in no other table) or not (nested sets)."""
+    lay = ResidualLayout(sizes, workload)
+    rng = np.random.default_rng(len(workload) + sum(sizes))
+    w = rng.uniform(0.5, 3.0, len(lay.residual_sets))
+    w[lay.res_pos[()]] = 0.0
+    inv_w = lay.expand(np.where(w > 0, 1.0 / np.where(w > 0, w, 1.0), 0.0))
+    y, shift = rng.normal(size=lay.tab_size), rng.normal(size=lay.tab_size)
+    for alpha, beta, sh in [(0.0, 1.0, None), (1.0, -0.7, shift), (0.3, 2.0, shift)]:
+        ref = alpha * y + beta * lay.forward(inv_w * lay.adjoint(y)) + (0.0 if sh is None else sh)
+        out = np.empty(lay.tab_size)
+        got = lay.normal_apply(y, inv_w, alpha=alpha, beta=beta, shift=sh, out=out)
+        assert got is out and _close(got, ref)
+    # the table metric's step: coefficient alpha + beta / d_W = 0 on every full block (no pass over y there)
+    d = lay.normal_diag_sets.copy()
+    d[lay.res_pos[()]] = 0.0
+    inv_d = lay.expand(np.where(d > 0, 1.0 / np.where(d > 0, d, 1.0), 0.0))
+    assert _close(lay.normal_apply(y, inv_d, alpha=1.0, beta=-1.0), y - lay.forward(inv_d * lay.adjoint(y)))
+
+
+def test_fused_normal_flag():
+    assert ResidualLayout((3, 4, 2), all_k_way(3, 2)).fused_normal
+    assert not ResidualLayout((3, 4, 2), [(0, 1), (0,)]).fused_normal        # (0,)'s block lies in (0, 1) too

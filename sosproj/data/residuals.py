@@ -366,6 +366,108 @@ class ResidualLayout:
                 r[full] += X.ravel()                          # each set is the full block of <= 1 table
         return r
 
+    @property
+    def fused_normal(self) -> bool:
+        """Whether :meth:`normal_apply` can skip the full blocks: every table's full block (the residual of
+        its own attribute set) lies in no other table (true for any workload of sets of one size, e.g. all
+        ``k``-way marginals, and for the maximal sets of a family), and no table is the empty set."""
+        return not any(self._full_shared) and all(G.shape for G in self.tab_groups)
+
+    def normal_apply(self, y: np.ndarray, inv_w: np.ndarray, *, alpha: float = 0.0, beta: float = 1.0,
+                     shift: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        r"""``alpha y + beta N y + shift`` in table space, with :math:`N = B\,\mathrm{diag}(w^{-1})\,P\,B^\top`
+        (``inv_w``: a flat residual-space vector, constant on each set, e.g. ``1 / w_A`` with 0 on the empty set).
+
+        The same numbers as ``alpha * y + beta * forward(inv_w * adjoint(y)) + shift`` (the composition, used
+        when :attr:`fused_normal` is false), fused: when a table's full block ``c_W`` lies in no other table,
+        ``adjoint`` writes it as :math:`(\otimes_q P_q) T_W = T_W - \sum_p \mathrm{corr}_p` and ``forward``
+        reads it straight back, so table ``W`` of the result is
+
+        .. math:: (\alpha + \beta w_W^{-1})\,T_W + \sum_p \beta\,\bigl(\mathrm{face}_p - w_W^{-1}\mathrm{corr}_p\bigr)
+
+        with ``corr_p`` (the centred means of :meth:`adjoint`) and ``face_p`` (the lower residuals' broadcast
+        terms of :meth:`forward`) both broadcast along axis ``p`` of the table: ``j`` broadcast passes per
+        table of ``j`` attributes instead of the full-block round trip (and no pass over ``T_W`` at all when
+        :math:`\alpha + \beta w_W^{-1} = 0`, the table metric's projected-gradient step). The lower residuals
+        go through a ``bincount`` over their own positions only. Used by the LNN dual
+        (:meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual`).
+        """
+        y = np.asarray(y, dtype=float)
+        inv_w = np.asarray(inv_w, dtype=float)
+        t = np.empty(self.tab_size) if out is None else out
+        if not self.fused_normal:
+            v = self.adjoint(y)
+            v *= inv_w
+            self.forward(v, out=t)
+            t *= beta
+            if alpha:
+                t += alpha * y
+            if shift is not None:
+                t += shift
+            return t
+        low, face_idx, full_first = self._fused_plan()
+        faces = np.empty(self._face_pos.size)
+        groups = []
+        for G, fcs in zip(self.tab_groups, self._faces):
+            S = G.shape
+            T = y[G.start:G.stop].reshape((len(G.members), *S))
+            corr = []
+            for p, (_shape, a, b) in enumerate(fcs):          # as in adjoint(project=True)
+                if p == len(S) - 1 and S[p] > 1:
+                    m = (T.reshape(-1, S[p]) @ self._mean_vector(S[p])).reshape(T.shape[:-1])
+                else:
+                    m = np.add.reduce(T, axis=p + 1) * (1.0 / S[p])
+                face = m
+                for q in range(p):
+                    face = _centre(face, q + 1)
+                for q in range(p + 1, len(S)):
+                    face = _extend(face, q, True)
+                faces[a:b] = face.ravel()
+                for q in range(p + 1, len(S)):
+                    m = _centre(m, q)
+                corr.append(m[_NEWAXIS[p + 1]])
+            groups.append((T, corr))
+        v_low = np.bincount(face_idx, weights=faces, minlength=low.size)
+        v_low *= inv_w[low]
+        v_faces = v_low[face_idx]                             # as in forward, the lower residuals only
+        for g, (G, fcs) in enumerate(zip(self.tab_groups, self._faces)):
+            S = G.shape
+            T, corr = groups[g]
+            iw = inv_w[full_first[g]].reshape((len(G.members),) + (1,) * len(S))
+            o = t[G.start:G.stop].reshape(T.shape)
+            for p, (shape, a, b) in enumerate(fcs):
+                Z = v_faces[a:b].reshape(shape)
+                for q in range(p + 1, len(S)):
+                    Z = _fold(Z, q)
+                E = Z[_NEWAXIS[p + 1]] * (beta / S[p]) - (beta * iw) * corr[p]
+                if p == 0:
+                    if shift is not None:
+                        np.add(shift[G.start:G.stop].reshape(T.shape), E, out=o)
+                    else:
+                        o[...] = E
+                else:
+                    o += E
+            coef = alpha + beta * iw
+            if np.any(coef != 0.0):
+                o += coef * T
+        return t
+
+    def _fused_plan(self) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """Cached: the residual positions of the lower sets (every face position), each face position's index
+        among them, and per table group the flat position of each member's first full-block entry."""
+        plan = getattr(self, "_fused_cache", None)
+        if plan is None:
+            low, face_idx = np.unique(self._face_pos, return_inverse=True)
+            full_first = []
+            for G, full in zip(self.tab_groups, self._full):
+                per = math.prod(G.shape)
+                if isinstance(full, slice):
+                    full_first.append(full.start + per * np.arange(len(G.members)))
+                else:
+                    full_first.append(np.asarray(full)[::per])
+            plan = self._fused_cache = (low, face_idx.astype(np.intp), full_first)
+        return plan
+
     def _mean_vector(self, n: int) -> np.ndarray:
         """The vector ``1/n`` of length ``n`` (cached: the adjoint's last-axis means are products with it)."""
         v = self._mean_vectors.get(n)
