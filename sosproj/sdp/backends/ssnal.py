@@ -393,8 +393,7 @@ class SsnalBackend(AdmmBackend):
             out.append(v)
         return out
 
-    def _keep_precond(self, active: np.ndarray, fac: tuple[np.ndarray, Any],
-                      precond: Callable[[np.ndarray], np.ndarray] | None) -> None:
+    def _keep_precond(self, active: np.ndarray, precond: Callable[[np.ndarray], np.ndarray] | None) -> None:
         """Remember a Woodbury preconditioner for :meth:`_reused_precond` (``tangent_reuse > 0`` only)."""
         self._precond_cache = None
         if precond is None or self.tangent_reuse <= 0:
@@ -410,7 +409,7 @@ class SsnalBackend(AdmmBackend):
         (:math:`1 - |q_{old}^\top q_{new}| \le` ``tangent_reuse`` :math:`^2/2`). It is then the exact inverse of a
         nearby Newton matrix: CG (always against the true Hessian) may need a few more steps, and the capacitance
         (a sparse product, an order-:math:`N` Cholesky; about 1.3 s at order 2,145) is not rebuilt."""
-        c = getattr(self, "_precond_cache", None)
+        c = self._precond_cache
         if c is None or self.tangent_reuse <= 0:
             return None
         rho, act, old, precond = c
@@ -500,7 +499,7 @@ class SsnalBackend(AdmmBackend):
         if precond is None:
             fac = self._preconditioner(active)
             precond = self._woodbury(fac) if self.tangent_precond else None
-            self._keep_precond(active, fac, precond)
+            self._keep_precond(active, precond)
         if precond is None:
             def precond(r: np.ndarray) -> np.ndarray:
                 return self.normal_solve(r, fac)
