@@ -491,6 +491,9 @@ def residual_sensitivity(layout: ResidualLayout, s: np.ndarray, adjacency: Adjac
 #: (:func:`measured_sets`): a residual set is measured only when its public set SNR (:func:`set_snr`) is at
 #: least ``tau_1`` (1-way sets) or ``tau`` (the others); ``(0, 0)``: every set measured, as before.
 AUTO_SKIP_SNR = (5.0, 5.0)
+#: Share of the maximal sets below their threshold that one round of :func:`measured_sets` drops (the lowest
+#: set SNRs first) before it re-calibrates; 1: all of them at once.
+SKIP_DROP_FRACTION = 1.0
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, float]:
@@ -537,10 +540,10 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     """
     sets = layout.residual_sets
     keep = np.ones(len(sets), dtype=bool)
-    tau1, tau = (float(threshold), float(threshold)) if np.ndim(threshold) == 0 else map(float, threshold)
-    if tau1 <= 0 and tau <= 0:
+    taus = [float(threshold)] if np.ndim(threshold) == 0 else [float(x) for x in threshold]
+    if max(taus) <= 0:
         return keep
-    tau_set = np.array([tau1 if len(A) == 1 else tau for A in sets])
+    tau_set = np.array([taus[min(len(A), len(taus)) - 1] if A else 0.0 for A in sets])
     s = np.asarray(s, dtype=float)
     members = [set(A) for A in sets]
     while int(keep.sum()) > 2:                      # the empty set and at least one other
@@ -554,6 +557,9 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
         low = np.flatnonzero(maximal & (snr < tau_set))
         if low.size == 0:
             break
+        if SKIP_DROP_FRACTION < 1.0:                # the lowest-SNR share of them only, then re-calibrate
+            n_drop = max(1, math.ceil(SKIP_DROP_FRACTION * low.size))
+            low = low[np.argsort(snr[low] / tau_set[low], kind="stable")[:n_drop]]
         if low.size >= int(keep.sum()) - 1:          # never drop every set: keep the best one
             low = low[low != low[np.argmax(snr[low])]]
         keep[low] = False
