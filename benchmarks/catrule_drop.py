@@ -36,7 +36,7 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES))
     ap.add_argument("--eps", type=float, nargs="+", required=True)
     ap.add_argument("--variants", nargs="+", required=True,
-                    help="FRACTION:TAU1,TAU[,TAU3][:SHRINK_ORDER:SHRINK_FACTOR] (e.g. 1:5,5 0.5:5,5 1:5,3,8:2:1)")
+                    help="FRACTION:TAU1,TAU[,TAU3] (e.g. 1:5,5 0.5:5,5 1:5,3,8)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     args = ap.parse_args()
     print("shape eps variant seed err measured_1/2/3 converged cpu_s", flush=True)
@@ -45,8 +45,7 @@ def main() -> None:
         sets = list(itertools.combinations(range(ds.n), 3))
         truth = {w: ds.marginal(w) for w in sets}
         for eps, seed, var in itertools.product(args.eps, args.seeds, args.variants):
-            frac, taus, *shrink = var.split(":")
-            mp.SHRINK_MIN_ORDER, mp.SHRINK_FACTOR = (int(shrink[0]), float(shrink[1])) if shrink else (0, 1.0)
+            frac, taus = var.split(":")
             thr = tuple(float(x) for x in taus.split(","))
             mp.SKIP_DROP_FRACTION = float(frac)
             t0 = time.process_time()

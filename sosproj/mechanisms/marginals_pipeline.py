@@ -1000,11 +1000,6 @@ PSD_MAX_PAIRS = 500
 #: extrapolated residuals instead of a projection (round-off: IPF tables that met their margins and
 #: do not disagree leave cells of -1e-12 relative to the uniform ones).
 EXACT_THETA = 1e-8
-#: Study knobs (off): shrink each measured residual of order >= SHRINK_MIN_ORDER by the positive-part
-#: James-Stein factor ``max(0, 1 - SHRINK_FACTOR q_A sigma_A^2 / ||c_A||^2)`` before the reconstruction of a
-#: measurement with skipped sets (post-processing).
-SHRINK_MIN_ORDER = 0
-SHRINK_FACTOR = 1.0
 
 
 def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[str, Any]
@@ -1054,13 +1049,7 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
         r_sub[sub.empty_pos] = total
         for A in sub.residual_sets:
             if A:
-                c = lay.residual(meas.residuals, A)
-                if 0 < SHRINK_MIN_ORDER <= len(A):     # study knob: positive-part James-Stein on c_A
-                    q = math.prod(lay.sizes[a] - 1 for a in A)
-                    sg = float(meas.sigmas[lay.res_pos[A]])
-                    nrm2 = float(np.sum(c * c))
-                    c = c * max(0.0, 1.0 - SHRINK_FACTOR * q * sg * sg / nrm2) if nrm2 > 0 else c
-                sub.residual(r_sub, A)[...] = c
+                sub.residual(r_sub, A)[...] = lay.residual(meas.residuals, A)
         sub_meas = Measurement(sub, r_sub, meas.sigmas[i_full], meas.spec, meas.allocation, meas.m_public)
         r_sub, info = RECONSTRUCTIONS[reconstruction](sub_meas, options)
         info = {**info, "measured_family": top}
