@@ -213,3 +213,23 @@ def test_per_order_thresholds_public_and_binding():
     for rel, ds in ((ra, a), (rb, b)):
         tabs = [rel.table(w) for w in rel.workload]
         assert min(t.min() for t in tabs) >= -1e-9 and all(abs(t.sum() - ds.m) < 1e-6 for t in tabs)
+
+
+def test_drop_fraction_knob_keeps_the_rule_invariants(monkeypatch):
+    """The study knob ``SKIP_DROP_FRACTION`` (drop only the lowest share of the low sets per round): the kept family
+    is still closed under subsets, every kept maximal set clears its bar, and on this shape it keeps at least the sets
+    of the all-at-once rule (fewer sets dropped per round, so their budget lifts the others)."""
+    lay = ResidualLayout((3, 4, 2, 9, 5, 3), all_k_way(6, 3))
+    sets = lay.residual_sets
+    s = mp.allocation_shape(lay, "auto", m=1000, epsilon=1.0)
+    k_all = mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0, 8.0))
+    monkeypatch.setattr(mp, "SKIP_DROP_FRACTION", 0.5)
+    keep = mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0, 8.0))
+    kept = {A for A, k in zip(sets, keep, strict=True) if k}
+    assert all(B in kept for A in kept for r in range(len(A)) for B in itertools.combinations(A, r))
+    assert not np.any(k_all & ~keep)
+    sig, _, _ = mp.noise_scales(lay, "auto", _args(), 1000, skip=(5.0, 5.0, 8.0))
+    snr = mp.set_snr(lay, sig, 1000)
+    maximal = [i for i, A in enumerate(sets) if keep[i] and A
+               and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
+    assert all(snr[i] >= (8.0 if len(sets[i]) >= 3 else 5.0) for i in maximal)
