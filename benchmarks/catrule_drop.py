@@ -23,10 +23,9 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from allocation_study import SHAPES, shape_data  # noqa: E402
+from catrule_study import score  # noqa: E402
 
 from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
 
@@ -52,10 +51,7 @@ def main() -> None:
             rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=thr,
                              options={"on_fail": "return"})
             dt = time.process_time() - t0
-            err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
-            un = rel.info["unmeasured_sets"]
-            total = {k: sum(1 for A in rel.layout.residual_sets if len(A) == k) for k in (1, 2, 3)}
-            meas = "/".join(str(total[k] - sum(1 for A in un if len(A) == k)) for k in (1, 2, 3))
+            err, meas = score(rel, truth, ds.m)
             conv = rel.info["reconstruction_info"].get("converged")
             print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} {conv} {dt:.2f}", flush=True)
 

@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from catrule_study import score  # noqa: E402
 from peers.data import load  # noqa: E402
 
 from sosproj.data.domain import Dataset, Domain  # noqa: E402
@@ -33,10 +34,8 @@ def _run(ds: Dataset, truth: dict, eps: float, seed: int, skip: tuple[float, ...
     t0 = time.process_time()
     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=seed, _skip=skip)
     dt = time.process_time() - t0
-    err = float(np.mean([np.abs(rel.table(w) - t).sum() for w, t in truth.items()]) / ds.m)
-    un = rel.info["unmeasured_sets"]
-    total = {k: sum(1 for A in rel.layout.residual_sets if len(A) == k) for k in (1, 2, 3)}
-    return err, "/".join(str(total[k] - sum(1 for A in un if len(A) == k)) for k in (1, 2, 3)), dt
+    err, meas = score(rel, truth, ds.m)
+    return err, meas, dt
 
 
 def main() -> None:
