@@ -18,6 +18,7 @@ import itertools
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -25,6 +26,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from allocation_study import SHAPES, shape_data  # noqa: E402
 
 from sosproj.mechanisms.marginals_pipeline import release  # noqa: E402
+
+
+def score(rel: Any, truth: dict[tuple[int, ...], np.ndarray], m: int) -> tuple[float, str]:
+    """L1 per workload table / m of a release against the true tables, and its measured sets per order
+    (``"n1/n2/n3"``, from ``info["unmeasured_sets"]``)."""
+    err = float(np.mean([np.abs(rel.table(w) - t).sum() for w, t in truth.items()]) / m)
+    un = rel.info["unmeasured_sets"]
+    total = {k: sum(1 for A in rel.layout.residual_sets if len(A) == k) for k in (1, 2, 3)}
+    return err, "/".join(str(total[k] - sum(1 for A in un if len(A) == k)) for k in (1, 2, 3))
 
 
 def main() -> None:
@@ -51,10 +61,7 @@ def main() -> None:
             rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=(t1, tau), _mix=args.mix,
                           options={"on_fail": "return"})
             dt = time.process_time() - t0
-            err = float(np.mean([np.abs(rel.table(w) - truth[w]).sum() for w in sets]) / ds.m)
-            un = rel.info["unmeasured_sets"]
-            total = {k: sum(1 for A in rel.layout.residual_sets if len(A) == k) for k in (1, 2, 3)}
-            meas = "/".join(str(total[k] - sum(1 for A in un if len(A) == k)) for k in (1, 2, 3))
+            err, meas = score(rel, truth, ds.m)
             conv = rel.info["reconstruction_info"].get("converged")
             label = f"{tau:g}" if t1 == tau else f"{t1:g},{tau:g}"
             label += "" if args.mix is None else f"/t={args.mix:g}"

@@ -20,7 +20,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_")
+    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -32,6 +32,16 @@ def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     # the order of the prefixes decides: v5 then v4 would keep the v4 row
     got_rev = {(r["method"], r["seed"]): r["l1"] for r in load_rows(tmp_path, ("v5_", "v4_"))}
     assert got_rev[("sosproj", 0)] == 0.9
+
+
+def test_v13_rows_replace_v10_rows_of_the_same_key_and_keep_the_rest(tmp_path):
+    """The session-29 default rows (v13, per-order skip thresholds) replace the v10 default rows of their keys;
+    the v10 rows of keys v13 does not re-run (adult at epsilon 0.03: the same release) stay."""
+    _write(tmp_path / "v10_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2496, "adult"),
+                                          _row("sosproj", 0.03, 0, 0.5372, "adult")])
+    _write(tmp_path / "v13_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2406, "adult")])
+    got = {(r["method"], r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    assert got == {("sosproj", 1.0, 0): 0.2406, ("sosproj", 0.03, 0): 0.5372}
 
 
 def test_v6_rows_replace_v5_rows_of_the_same_key_and_keep_the_rest(tmp_path):

@@ -180,3 +180,56 @@ def test_add_remove_skip_rule_uses_public_m_only():
     keep = mp.measured_sets(lay, mp.allocation_shape(lay, "auto", m=500, epsilon=0.5, mix=ra.info["auto_mix"]),
                             _args(0.5, Adjacency.ADD_REMOVE), 500, mp.AUTO_SKIP_SNR)
     assert ra.info["unmeasured_sets"] == [A for A, k in zip(lay.residual_sets, keep, strict=True) if not k]
+
+
+def test_per_order_thresholds_public_and_binding():
+    """The default's thresholds per residual order (``AUTO_SKIP_SNR = (tau_1, tau_2, tau_3)``): every kept maximal set
+    clears its own order's bar; a 2-tuple is the 3-tuple with its last entry repeated; the higher bar for 3-way sets
+    never measures more; two datasets with the same public parameters get identical noise scales."""
+    assert len(mp.AUTO_SKIP_SNR) == 3 and mp.AUTO_SKIP_SNR[2] > mp.AUTO_SKIP_SNR[1] > 0
+    sizes = (3, 4, 2, 9, 5, 3)
+    lay = ResidualLayout(sizes, all_k_way(6, 3))
+    sets = lay.residual_sets
+    s = mp.allocation_shape(lay, "auto", m=1000, epsilon=1.0)
+    assert np.array_equal(mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0)),
+                          mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0, 5.0)))
+    k5 = mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0))
+    k8 = mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0, 8.0))
+    order = np.array([len(A) for A in sets])
+    assert ((order == 3) & k5 & ~k8).any()                       # the 3-way bar binds on this shape
+    assert not ((order == 3) & k8 & ~k5).any()
+    sig, _, info = mp.noise_scales(lay, "auto", _args(), 1000, skip=(5.0, 5.0, 8.0))
+    snr = mp.set_snr(lay, sig, 1000)
+    maximal = [i for i, A in enumerate(sets) if k8[i] and A
+               and not any(k8[j] and set(A) < set(B) for j, B in enumerate(sets))]
+    assert maximal and all(snr[i] >= (8.0 if len(sets[i]) >= 3 else 5.0) for i in maximal)
+    a, b = _data(sizes, 1000, seed=4), _data(sizes, 1000, seed=5)
+    assert not np.array_equal(a.records, b.records)
+    ra = mp.release(a, 3, epsilon=1.0, delta=1e-6, rng=0)
+    rb = mp.release(b, 3, epsilon=1.0, delta=1e-6, rng=7)
+    assert ra.info["skip_threshold"] == mp.AUTO_SKIP_SNR
+    assert ra.info["noise_scales"] == rb.info["noise_scales"] and ra.spec == rb.spec
+    assert ra.info["unmeasured_sets"] == rb.info["unmeasured_sets"]
+    for rel, ds in ((ra, a), (rb, b)):
+        tabs = [rel.table(w) for w in rel.workload]
+        assert min(t.min() for t in tabs) >= -1e-9 and all(abs(t.sum() - ds.m) < 1e-6 for t in tabs)
+
+
+def test_drop_fraction_knob_keeps_the_rule_invariants(monkeypatch):
+    """The study knob ``SKIP_DROP_FRACTION`` (drop only the lowest share of the low sets per round): the kept family
+    is still closed under subsets, every kept maximal set clears its bar, and on this shape it keeps at least the sets
+    of the all-at-once rule (fewer sets dropped per round, so their budget lifts the others)."""
+    lay = ResidualLayout((3, 4, 2, 9, 5, 3), all_k_way(6, 3))
+    sets = lay.residual_sets
+    s = mp.allocation_shape(lay, "auto", m=1000, epsilon=1.0)
+    k_all = mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0, 8.0))
+    monkeypatch.setattr(mp, "SKIP_DROP_FRACTION", 0.5)
+    keep = mp.measured_sets(lay, s, _args(), 1000, (5.0, 5.0, 8.0))
+    kept = {A for A, k in zip(sets, keep, strict=True) if k}
+    assert all(B in kept for A in kept for r in range(len(A)) for B in itertools.combinations(A, r))
+    assert not np.any(k_all & ~keep)
+    sig, _, _ = mp.noise_scales(lay, "auto", _args(), 1000, skip=(5.0, 5.0, 8.0))
+    snr = mp.set_snr(lay, sig, 1000)
+    maximal = [i for i, A in enumerate(sets) if keep[i] and A
+               and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
+    assert all(snr[i] >= (8.0 if len(sets[i]) >= 3 else 5.0) for i in maximal)
