@@ -444,6 +444,10 @@ def project_dual_cone(y: np.ndarray, cones: Cones) -> np.ndarray:
 #: 5,151 the answer check's two ``eigvalsh`` cost ~20-25 s CPU, ``benchmarks/results_support/newton29/``)
 CONE_CHECK_CHOLESKY_MIN_ORDER = 1000
 
+#: the first, tight Cholesky bound of a large block asks for this fraction of its share of the budget (a block that
+#: is PSD to rounding passes it, and the reported violation stays far below the tolerance); the whole share next
+CONE_CHECK_TIGHT = 1e-3
+
 _EPS = float(np.finfo(float).eps)
 
 
@@ -477,7 +481,8 @@ def cone_violation(s: np.ndarray, cones: Cones, *, dual: bool = False, budget: f
 
     ``budget`` (for a pass/fail test "distance <= budget"): PSD blocks of order at least
     :data:`CONE_CHECK_CHOLESKY_MIN_ORDER` are first bounded by one Cholesky factorization each
-    (:func:`_psd_violation_bounded`, a share ``budget / sqrt(#blocks)`` per block); where that succeeds the
+    (:func:`_psd_violation_bounded`, at :data:`CONE_CHECK_TIGHT` times a share ``budget / (2 sqrt(#blocks))`` per
+    block, then at the whole share); where that succeeds the
     block contributes that **upper bound** instead of its exact distance, elsewhere its exact distance.
     So the answer is an upper bound on the distance that is at most ``budget`` whenever the bounds succeed,
     and the test "answer <= budget" decides as the exact distance would whenever the answer exceeds it.
@@ -502,7 +507,10 @@ def cone_violation(s: np.ndarray, cones: Cones, *, dual: bool = False, budget: f
         for sl, d in zip(cones.psd_slices(), cones.psd):
             S = smat(s[sl], d)
             if share is not None and d >= CONE_CHECK_CHOLESKY_MIN_ORDER:
-                bound = _psd_violation_bounded(S.copy(), share)
+                # a tight bound first (PSD to rounding: the usual answer), then the whole share
+                bound = _psd_violation_bounded(S.copy(), CONE_CHECK_TIGHT * share)
+                if bound is None:
+                    bound = _psd_violation_bounded(S.copy(), share)
                 if bound is not None:
                     sq += bound * bound
                     bounded = True

@@ -86,6 +86,40 @@ if a.trace:
         init(self, *args, **kw)
         self.newton_verbose = True
     rn._FaceSsnal.__init__ = verbose_init
+STATS: dict = {}
+
+
+def _timed(cls, name, label, show=False):
+    fn = getattr(cls, name)
+
+    def wrapped(*args, **kw):
+        c0 = time.process_time()
+        out = fn(*args, **kw)
+        dt = time.process_time() - c0
+        n, tot = STATS.get(label, (0, 0.0))
+        STATS[label] = (n + 1, tot + dt)
+        if show:
+            extra = ""
+            if isinstance(out, dict) and "lower" in out:
+                extra = (f" lower {out['lower']:.9f} lam_min {out['lambda_min_dual']:.3e} "
+                         f"dres {out['dual_residual_inf']:.2e}")
+            print(f"   {label}: cpu {dt:.2f}s{extra}", flush=True)
+        return out
+    setattr(cls, name, wrapped)
+
+
+if a.trace:
+    from sosproj.sdp import partial_newton as pn2
+    from sosproj.sdp import support_bounds as sb2
+    from sosproj.sdp.backends import ssnal as ss2
+    _timed(sb2.SupportCertifier, "lower", "certifier.lower", show=True)
+    _timed(sb2.SupportCertifier, "bounds", "certifier.bounds", show=True)
+    _timed(pn2.PartialPsdBlock, "jacobian", "jacobian product")
+    _timed(pn2.PartialPsdBlock, "_resolvents", "resolvent Choleskys")
+    _timed(pn2.PartialPsdBlock, "tangent", "tangent (Woodbury factors)")
+    _timed(ss2.SsnalBackend, "_woodbury", "woodbury build")
+    _timed(ss2.SsnalBackend, "_phi", "phi (line search evals)")
+    _timed(ss2.SsnalBackend, "_newton_dir", "newton_dir (CG)", show=True)
 solver = ConicSolver(prob, "rankone_newton", tol=a.tol, time_limit=a.time_limit, **settings)
 if a.profile:
     import cProfile
@@ -105,6 +139,8 @@ print(f"n={a.n} tensor {a.tensor}: total cpu {c1 - c0:.2f}s wall {t1 - t0:.2f}s 
                                              "newton_update_checks", "partial_decompositions",
                                              "full_decompositions", "missed_decompositions"))
       + f" | load {os.getloadavg()[0]:.2f}", flush=True)
+for k, (cnt, tot) in STATS.items():
+    print(f"  {k:30s} calls {cnt:5d} cpu {tot:8.2f}s", flush=True)
 if a.profile:
     pr.dump_stats(f"/tmp/n64_newton_{a.n}_{a.tensor}.prof")
     pstats.Stats(pr).sort_stats("cumulative").print_stats(a.profile)
