@@ -133,7 +133,8 @@ DR_CAP_MAX_ORDER = 4000
 #: coupled rows (the localizing block's) the Newton phase's workspace accepts: its dense Woodbury matrix has that
 #: order, one Cholesky per penalty, within :data:`PEAK_DENSE_UNITS` (the ADMM's own limit,
 #: :data:`~sosproj.sdp.backends.admm.MAX_COUPLED_ROWS` = 4,000, refused the Newton phase at ``n = 100``: 5,151
-#: coupled rows; before issue 15's session 29 every ``n >= 88`` solve that reached its Newton phase ended in that refusal)
+#: coupled rows; before issue 15's session 29 every ``n >= 88`` solve that reached its Newton phase ended in that
+#: refusal)
 FACE_MAX_COUPLED_ROWS = 8000
 
 
