@@ -76,7 +76,8 @@ if a.trace:
     def traced(self, w):
         c0 = time.process_time()
         out = dec(self, w)
-        print(f"   decompose: k={self.lam_n.size if self.partial else 'full'} lam={np.round(self.lam_n, 4)} "
+        print(f"   decompose: k={self.lam_n.size if self.partial else f'full (neg {self.d - self.npos})'} "
+              f"lam={np.round(self.lam_n if self.partial else self.lam[:min(12, self.d - self.npos)], 4)} "
               f"cpu {time.process_time() - c0:.2f}s", flush=True)
         return out
     pn.PartialPsdBlock.decompose = traced
@@ -120,7 +121,9 @@ if a.trace:
     _timed(ss2.SsnalBackend, "_woodbury", "woodbury build")
     _timed(ss2.SsnalBackend, "_phi", "phi (line search evals)")
     _timed(ss2.SsnalBackend, "_newton_dir", "newton_dir (CG)", show=True)
+cs0 = time.process_time()
 solver = ConicSolver(prob, "rankone_newton", tol=a.tol, time_limit=a.time_limit, **settings)
+setup_cpu = time.process_time() - cs0
 if a.profile:
     import cProfile
     import pstats
@@ -132,7 +135,8 @@ c1, t1 = time.process_time(), time.perf_counter()
 if a.profile:
     pr.disable()
 cr, tr = times["rough_end"]
-print(f"n={a.n} tensor {a.tensor}: total cpu {c1 - c0:.2f}s wall {t1 - t0:.2f}s | after rough phase cpu {c1 - cr:.2f}s "
+print(f"n={a.n} tensor {a.tensor}: setup cpu {setup_cpu:.2f}s | "
+      f"total cpu {c1 - c0:.2f}s wall {t1 - t0:.2f}s | after rough phase cpu {c1 - cr:.2f}s "
       f"wall {t1 - tr:.2f}s | status {res.status} gap {res.info.get('cert_relative_gap'):.2e} "
       f"upper {-res.info.get('cert_lower', np.nan):.9f} | " + " ".join(
           f"{k}={res.info.get(k)}" for k in ("dr_iterations", "newton_rounds", "newton_steps", "newton_cg",
