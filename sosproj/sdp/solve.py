@@ -9,7 +9,11 @@ the solver says "solved" *and* all these numbers are at most ``check_factor * to
 ``"inaccurate"`` answer of a backend that declares ``accept_checked_inaccurate``
 (Clarabel's ``AlmostSolved``: its interior-point method stalls around 1e-9 on
 degenerate moment SDPs) counts only when the recomputed numbers pass that same bar
-(``info["accepted_by_check"] = True``). Anything else raises
+(``info["accepted_by_check"] = True``). The cone violations need only be shown within the bar: PSD
+blocks of order at least :data:`~sosproj.sdp.cones.CONE_CHECK_CHOLESKY_MIN_ORDER` are bounded by a Cholesky
+factorization each (an upper bound on the distance, ``info["cone_violation_bounded"]``), not a dense
+``eigvalsh``, and get their exact distance where that bound fails (issue 15's session 29: two order-5,151
+``eigvalsh`` cost ~20 s CPU at ``n = 100``). Anything else raises
 :class:`~sosproj.errors.ProjectionError` with the diagnostics in ``err.info``
 (``on_fail="raise"``), warns (``"warn"``) or is returned with
 ``converged=False`` (``"return"``); it is never passed off as exact.
