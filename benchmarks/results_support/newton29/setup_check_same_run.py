@@ -1,5 +1,5 @@
 """Same-run, interleaved: the certifier's set-up (``ConicSolver`` construction) and the answer check (``_check`` on
-a Dirac candidate with a PSD dual stand-in) of main's snapshot against this branch (issue 15, session 29, newton29).
+a Dirac candidate with a PSD dual stand-in) and the candidate's first Dirac moments of main's snapshot against this branch (issue 15, session 29, newton29).
 
 Each measurement is a fresh child process (``PYTHONPATH`` = the snapshot or the worktree), A, B, A, B, ...; CPU
 seconds inside the child, one BLAS thread.
@@ -32,7 +32,9 @@ solver = ConicSolver(prob, "rankone_newton", tol=1e-6, **settings)
 c1 = time.process_time()
 be = solver._backend
 _, z = be.rounding.best_point(prob.q, starts=128, rng=0)
+c4 = time.process_time()
 x = be.rounding.dirac(z)
+c5 = time.process_time()
 s = prob.b - prob.A @ x
 y = np.zeros(prob.m)
 sl, d = be.certifier.psd[be.certifier.big]
@@ -42,7 +44,7 @@ raw = RawSolution(x, y, s, "solved", "certified", 1, 0.0, 0.0, {"cert_relative_g
 c2 = time.process_time()
 res = solver._check(raw, "rankone_newton")
 c3 = time.process_time()
-print(json.dumps({"setup": c1 - c0, "check": c3 - c2, "converged": bool(res.converged),
+print(json.dumps({"setup": c1 - c0, "check": c3 - c2, "dirac": c5 - c4, "converged": bool(res.converged),
                   "cone_p": res.info["cone_violation_primal"], "cone_d": res.info["cone_violation_dual"]}))
 '''
 
@@ -64,5 +66,6 @@ for rep in range(a.reps):
         print(json.dumps(row), flush=True)
 for name in ("main", "newton29"):
     r = [x for x in rows if x["code"] == name]
-    med = {k: sorted(x[k] for x in r)[len(r) // 2] for k in ("setup", "check")}
-    print(f"n={a.n} {name}: median setup {med['setup']:.2f} s, check {med['check']:.2f} s CPU", flush=True)
+    med = {k: sorted(x[k] for x in r)[len(r) // 2] for k in ("setup", "check", "dirac")}
+    print(f"n={a.n} {name}: median setup {med['setup']:.2f} s, check {med['check']:.2f} s, first Dirac moments "
+          f"{med['dirac']:.2f} s CPU", flush=True)
