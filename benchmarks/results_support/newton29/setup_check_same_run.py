@@ -1,5 +1,6 @@
 """Same-run, interleaved: the certifier's set-up (``ConicSolver`` construction) and the answer check (``_check`` on
-a Dirac candidate with a PSD dual stand-in) and the candidate's first Dirac moments of main's snapshot against this branch (issue 15, session 29, newton29).
+a Dirac candidate with a PSD dual stand-in) and the candidate's first Dirac moments
+of main's snapshot against this branch (issue 15, session 29, newton29).
 
 Each measurement is a fresh child process (``PYTHONPATH`` = the snapshot or the worktree), A, B, A, B, ...; CPU
 seconds inside the child, one BLAS thread.
