@@ -455,21 +455,38 @@ def _psd_violation_bounded(S: np.ndarray, share: float) -> float | None:
     r"""An upper bound :math:`\le` ``share`` on the norm of the negative eigenvalues of ``S``, or ``None``.
 
     A successful Cholesky factorization of :math:`S + \delta I` in floating point proves
-    :math:`\lambda_{\min}(S) \ge -(\delta + m)`, :math:`m = 4darepsilon\|S\|_F` (the backward-error margin of
+    :math:`\lambda_{\min}(S) \ge -(\delta + m)`, :math:`m = 4d\varepsilon\|S\|_F` (the backward-error margin of
     :func:`~sosproj.sdp.support_bounds.lambda_min_lower`), so the at most :math:`d` negative eigenvalues have norm
     :math:`\le (\delta + m)\sqrt d`; :math:`\delta` is chosen to make that ``share``. ``None``: not shown (the
     caller computes the exact value)."""
     d = S.shape[0]
-    margin = 4.0 * d * _EPS * max(float(np.linalg.norm(S)), 1e-300)
+    margin = cholesky_margin(S)
     delta = share / np.sqrt(d) - margin
-    if not delta > 0:
+    if not delta > 0 or not shifted_cholesky_succeeds(S, delta):
         return None
-    S[np.diag_indices(d)] += delta
+    return float((delta + margin) * np.sqrt(d))
+
+
+def cholesky_margin(S: np.ndarray) -> float:
+    r"""The backward-error margin :math:`m = 4d\varepsilon\|S\|_F` of a Cholesky factorization (or a dense
+    ``eigvalsh``) of a symmetric matrix of order :math:`d`: a successful factorization of :math:`S + \tau I` shows
+    :math:`\lambda_{\min}(S) \ge -(\tau + m)`."""
+    return 4.0 * S.shape[0] * _EPS * max(float(np.linalg.norm(S)), 1e-300)
+
+
+def shifted_cholesky_succeeds(S: np.ndarray, shift: float) -> bool:
+    r"""Whether the Cholesky factorization of :math:`S + \text{shift}\,I` succeeds (``S`` is overwritten): the one
+    home of the Cholesky tests of :func:`cone_violation` and :class:`~sosproj.sdp.support_bounds.SupportCertifier`.
+
+    >>> shifted_cholesky_succeeds(np.diag([1.0, -0.5]), 0.6), shifted_cholesky_succeeds(np.diag([1.0, -0.5]), 0.4)
+    (True, False)
+    """
+    S[np.diag_indices(S.shape[0])] += shift
     try:
         sla.cholesky(S, lower=True, check_finite=False, overwrite_a=True)
     except np.linalg.LinAlgError:
-        return None
-    return float((delta + margin) * np.sqrt(d))
+        return False
+    return True
 
 
 def cone_violation(s: np.ndarray, cones: Cones, *, dual: bool = False, budget: float | None = None) -> float:
@@ -535,4 +552,4 @@ def psd_min_eigenvalues(v: np.ndarray, cones: Cones) -> list[float]:
 __all__ = ["Cones", "SvecOrder", "SQRT2", "svec", "smat", "svec_dim", "svec_indices", "svec_operator",
            "svec_permutation", "project_soc", "PSDProjector", "project_psd_svec", "project_psd_dense", "project_cone",
            "project_dual_cone", "cone_violation", "psd_min_eigenvalues", "single_thread_blas",
-           "CONE_CHECK_CHOLESKY_MIN_ORDER"]
+           "CONE_CHECK_CHOLESKY_MIN_ORDER", "CONE_CHECK_TIGHT", "cholesky_margin", "shifted_cholesky_succeeds"]

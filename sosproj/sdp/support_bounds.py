@@ -62,6 +62,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidInputError
+from sosproj.sdp.cones import cholesky_margin, shifted_cholesky_succeeds
 from sosproj.sdp.conic import ConicProblem, smat, svec_dim
 
 #: dense ``eigvalsh`` (one tridiagonalization, bounded time: 0.6 s CPU at order 2,145) up to this
@@ -230,13 +231,9 @@ class SupportCertifier:
             dg = np.diag(S)
             if np.any(dg <= 0):
                 raise InvalidInputError("interior point has a PSD block with a non-positive diagonal")
-            margin = 4.0 * d * _EPS * max(float(np.linalg.norm(S)), 1e-300)
             S = np.array(S, dtype=float, copy=True)
-            S[np.diag_indices(d)] -= 2.0 * margin
-            try:
-                sla.cholesky(S, lower=True, check_finite=False, overwrite_a=True)
-            except np.linalg.LinAlgError:
-                raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)") from None
+            if not shifted_cholesky_succeeds(S, -2.0 * cholesky_margin(S)):
+                raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)")
             scales.append(1.0 / np.sqrt(dg))
         self.interior = xc
         self.interior_scales = scales
@@ -341,16 +338,10 @@ class SupportCertifier:
         """
         Z, by, leftover, _ = self._repaired(q, y)
         tau = (-by - leftover - float(floor)) / self.trace_bound
-        d = Z.shape[0]
-        shift = tau - 4.0 * d * _EPS * max(float(np.linalg.norm(Z)), 1e-300)
+        shift = tau - cholesky_margin(Z)
         if not np.isfinite(shift) or tau < 0:
             return False
-        Z[np.diag_indices(d)] += shift
-        try:
-            sla.cholesky(Z, lower=True, check_finite=False, overwrite_a=True)
-        except np.linalg.LinAlgError:
-            return False
-        return True
+        return shifted_cholesky_succeeds(Z, shift)
 
     # ---------------------------------------------------------------- primal side
     def upper(self, q: np.ndarray, x: np.ndarray) -> dict[str, float]:
