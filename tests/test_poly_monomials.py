@@ -126,3 +126,21 @@ def test_series_counts_match_enumeration():
     brute = Counter(sum(e) for e in itertools.product(range(6), range(6), range(2)) if sum(e) <= 5)
     assert counts == [brute[j] for j in range(6)]
     assert power_series_counts([1, 1], 7, 7) == [math.comb(7, j) for j in range(8)]
+
+
+def test_to_multiset_matches_a_loop_reference_on_any_integer_dtype():
+    """``to_multiset`` from the nonzero exponents (issue 15, session 29: no ``m x n_vars`` int64 copies) equals a
+    plain loop over rows and variables, for narrow integer and float exponent arrays, with and without width."""
+    rng = np.random.default_rng(5)
+    for dt in (np.int8, np.int16, np.int64, float):
+        for m, nv in ((1, 1), (6, 3), (150, 9), (0, 4), (4, 0)):
+            E = rng.integers(0, 4, (m, nv)).astype(dt)
+            for width, pad in ((None, -1), (3 * nv + 2, nv)):
+                deg = E.sum(axis=1).astype(int)
+                w = int(deg.max(initial=0)) if width is None else width
+                ref = np.full((m, w), pad, dtype=np.int64)
+                for i in range(m):
+                    row = [v for v in range(nv) for _ in range(int(E[i, v]))]
+                    ref[i, :len(row)] = row
+                out = to_multiset(E, width=width, pad=pad)
+                assert out.dtype == np.int64 and np.array_equal(out, ref)

@@ -270,3 +270,62 @@ def test_cone_module_projections_against_eigendecomposition_and_distance() -> No
     pd = project_dual_cone(s, cones)
     assert pd[0] == s[0] and cone_violation(s, cones, dual=True) == pytest.approx(float(np.linalg.norm(s - pd)),
                                                                                   rel=1e-10)
+
+
+# ------------------------------------------------------------------ budgeted cone violation (issue 15, session 29)
+
+
+def test_cone_violation_budget_bounds_large_blocks_by_cholesky(rng, monkeypatch):
+    """With a ``budget``, a large PSD block within it is bounded by one Cholesky factorization: the answer is an
+    upper bound on the exact distance and at most the budget; a block outside it gets its exact distance, so the
+    test "violation <= budget" decides as the exact distance does."""
+    import sosproj.sdp.cones as cones_mod
+
+    monkeypatch.setattr(cones_mod, "CONE_CHECK_CHOLESKY_MIN_ORDER", 20)
+    d = 40
+    cones = Cones(zero=1, nonneg=2, psd=(d, 5))
+    for trial in range(30):
+        V = np.linalg.qr(rng.standard_normal((d, d)))[0]
+        lam = np.abs(rng.standard_normal(d))
+        k = trial % 4                                  # 0-3 negative eigenvalues of sizes 1e-12 ... 1e-2
+        lam[:k] = -(10.0 ** rng.uniform(-12, -2, k))
+        S = (V * lam) @ V.T
+        s = np.concatenate([[0.3], np.abs(rng.standard_normal(2)), svec(S), svec(_sym(rng, 5) + 20 * np.eye(5))])
+        exact = cone_violation(s, cones)
+        for budget in (1e-9, 1e-6, 1e-3, 1e-1):
+            b = cone_violation(s, cones, budget=budget)
+            assert b >= exact * (1 - 1e-12)             # an upper bound
+            assert (b <= budget) == (exact <= budget) or (exact <= budget < b and b == pytest.approx(exact))
+            if b > budget:
+                assert b == pytest.approx(exact, rel=1e-12)   # the exact distance decides
+    # the dual cone (zero block free) and a clearly indefinite block: exact
+    S = np.diag(np.r_[-1.0, np.ones(d - 1)])
+    s = np.concatenate([[5.0], [1.0, 1.0], svec(S), svec(np.eye(5))])
+    assert cone_violation(s, cones, dual=True, budget=1e-3) == pytest.approx(1.0)
+    assert cone_violation(s, cones, dual=True, budget=1e-3) == cone_violation(s, cones, dual=True)
+
+
+def test_conic_check_reports_bounded_violations(monkeypatch):
+    """``ConicSolver``'s answer check bounds the cone violations of large PSD blocks (flagged in ``info``) and
+    still refuses an answer whose block violates the cone beyond the tolerance."""
+    import sosproj.sdp.cones as cones_mod
+    from sosproj.sdp.backends.base import RawSolution
+
+    monkeypatch.setattr(cones_mod, "CONE_CHECK_CHOLESKY_MIN_ORDER", 3)
+    d = 4     # min <C, X> s.t. tr X = 1, X PSD: the smallest eigenvalue of C
+    C = np.diag([1.0, 2.0, 3.0, 4.0])
+    nv = svec(C).size
+    A = sp.vstack([sp.csc_matrix(svec(np.eye(d))[None, :]), -sp.eye(nv)]).tocsc()
+    prob = ConicProblem(None, svec(C), A, np.r_[1.0, np.zeros(nv)], Cones(zero=1, psd=(d,)))
+    ws = ConicSolver(prob, "clarabel", tol=1e-8)
+    good = ws.solve()
+    assert good.converged and good.info["cone_violation_bounded"]
+    assert good.info["cone_violation_primal"] <= 1e-7 and good.info["cone_violation_dual"] <= 1e-7
+    # the same answer with a moment block pushed out of the cone: refused, with the exact violation
+    X = smat(good.x, d) - 1e-3 * np.eye(d)
+    x = svec(X)
+    raw = RawSolution(x, good.y_dual, prob.b - prob.A @ x, "solved", "solved", 1, 0.0, 0.0, {})
+    bad = ws._check(raw, "clarabel")
+    assert not bad.converged and bad.status == "unconverged"
+    assert bad.info["cone_violation_primal"] == pytest.approx(
+        cone_violation(raw.s, prob.cones) / (1 + np.linalg.norm(raw.s)), rel=1e-12)

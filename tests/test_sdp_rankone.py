@@ -270,3 +270,37 @@ def test_rankone_fallback_refusal_is_reported_and_a_time_limited_run_keeps_its_s
     slow_douglas_rachford(monkeypatch, be.feas)          # every Douglas-Rachford step takes at least 50 ms
     raw = be.solve()
     assert raw.status == "time_limit" and handed == [1] and "fallback" not in raw.extra
+
+
+def test_certifier_setup_checks_the_interior_by_cholesky_and_times_lazily(monkeypatch):
+    """The certifier's set-up shows the interior point strictly feasible without a lambda_min bound (issue 15,
+    session 29); the bounds (and ``lambda_min_seconds``, their wall time) come on first use, positive, and equal
+    to the direct ones; a singular interior point is still refused at set-up."""
+    import sosproj.sdp.support_bounds as sb
+    from sosproj.errors import InvalidInputError
+
+    R = MomentRelaxation(unit_ball(5), 4)
+    prob = compile_support(R, 3, np.ones((5, 5, 5)))
+    calls = []
+    orig = sb.lambda_min_lower
+
+    def counted(M, **kw):
+        calls.append(M.shape[0])
+        return orig(M, **kw)
+
+    monkeypatch.setattr(sb, "lambda_min_lower", counted)
+    cert = SupportCertifier(prob, moment_trace_bound(R), ball_interior_moments(R))
+    assert calls == []
+    assert cert.lambda_min_seconds > 0 and len(calls) == len(prob.cones.psd)
+    s = prob.b - prob.A @ ball_interior_moments(R)
+    direct = [orig(sb._psd_block(s[sl], d)) for sl, d in cert.psd]
+    assert cert.interior_mu_unscaled == direct and min(direct) > 0
+    cert.lambda_min_seconds = 0.25                     # callers (tests) may set it
+    assert cert.lambda_min_seconds == 0.25
+    # no interior point: nothing to time
+    assert SupportCertifier(prob, moment_trace_bound(R)).lambda_min_seconds == 0.0
+    # a boundary point (a Dirac measure: rank-one moment matrix) is refused at set-up
+    rounding = support_route(R, "rankone_newton", 1e-7, 3)[1]["rounding"]
+    x = rounding.dirac(np.ones(5) / np.sqrt(5))
+    with pytest.raises(InvalidInputError, match="strictly feasible|non-positive"):
+        SupportCertifier(prob, moment_trace_bound(R), 0.5 * x + 0.5 * rounding.dirac(np.zeros(5)))

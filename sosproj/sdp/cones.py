@@ -439,12 +439,70 @@ def project_dual_cone(y: np.ndarray, cones: Cones) -> np.ndarray:
     return project_cone(y, cones, dual=True)
 
 
-def cone_violation(s: np.ndarray, cones: Cones, *, dual: bool = False) -> float:
+#: PSD blocks from this order on are first bounded by one Cholesky factorization when :func:`cone_violation` is
+#: given a ``budget`` (``N^3/3`` flops against a dense ``eigvalsh``'s ~``4N^3/3``; issue 15's session 29: at order
+#: 5,151 the answer check's two ``eigvalsh`` cost ~20-25 s CPU, ``benchmarks/results_support/newton29/``)
+CONE_CHECK_CHOLESKY_MIN_ORDER = 1000
+
+#: the first, tight Cholesky bound of a large block asks for this fraction of its share of the budget (a block that
+#: is PSD to rounding passes it, and the reported violation stays far below the tolerance); the whole share next
+CONE_CHECK_TIGHT = 1e-3
+
+_EPS = float(np.finfo(float).eps)
+
+
+def _psd_violation_bounded(S: np.ndarray, share: float) -> float | None:
+    r"""An upper bound :math:`\le` ``share`` on the norm of the negative eigenvalues of ``S``, or ``None``.
+
+    A successful Cholesky factorization of :math:`S + \delta I` in floating point proves
+    :math:`\lambda_{\min}(S) \ge -(\delta + m)`, :math:`m = 4d\varepsilon\|S\|_F` (the backward-error margin of
+    :func:`~sosproj.sdp.support_bounds.lambda_min_lower`), so the at most :math:`d` negative eigenvalues have norm
+    :math:`\le (\delta + m)\sqrt d`; :math:`\delta` is chosen to make that ``share``. ``None``: not shown (the
+    caller computes the exact value)."""
+    d = S.shape[0]
+    margin = cholesky_margin(S)
+    delta = share / np.sqrt(d) - margin
+    if not delta > 0 or not shifted_cholesky_succeeds(S, delta):
+        return None
+    return float((delta + margin) * np.sqrt(d))
+
+
+def cholesky_margin(S: np.ndarray) -> float:
+    r"""The backward-error margin :math:`m = 4d\varepsilon\|S\|_F` of a Cholesky factorization (or a dense
+    ``eigvalsh``) of a symmetric matrix of order :math:`d`: a successful factorization of :math:`S + \tau I` shows
+    :math:`\lambda_{\min}(S) \ge -(\tau + m)`."""
+    return 4.0 * S.shape[0] * _EPS * max(float(np.linalg.norm(S)), 1e-300)
+
+
+def shifted_cholesky_succeeds(S: np.ndarray, shift: float) -> bool:
+    r"""Whether the Cholesky factorization of :math:`S + \text{shift}\,I` succeeds (``S`` is overwritten): the one
+    home of the Cholesky tests of :func:`cone_violation` and :class:`~sosproj.sdp.support_bounds.SupportCertifier`.
+
+    >>> shifted_cholesky_succeeds(np.diag([1.0, -0.5]), 0.6), shifted_cholesky_succeeds(np.diag([1.0, -0.5]), 0.4)
+    (True, False)
+    """
+    S[np.diag_indices(S.shape[0])] += shift
+    try:
+        sla.cholesky(S, lower=True, check_finite=False, overwrite_a=True)
+    except np.linalg.LinAlgError:
+        return False
+    return True
+
+
+def cone_violation(s: np.ndarray, cones: Cones, *, dual: bool = False, budget: float | None = None) -> float:
     """Distance from ``s`` to the cone (``dual=True``: to the dual cone), Euclidean.
 
     Computed from eigenvalues only (no projection is formed): for a PSD block the
     distance is the norm of its negative eigenvalues; for a second-order cone
     ``(t, u)`` it is ``(||u|| - t)/sqrt(2)`` when ``|t| < ||u||``.
+
+    ``budget`` (for a pass/fail test "distance <= budget"): PSD blocks of order at least
+    :data:`CONE_CHECK_CHOLESKY_MIN_ORDER` are first bounded by one Cholesky factorization each
+    (:func:`_psd_violation_bounded`, at :data:`CONE_CHECK_TIGHT` times a share ``budget / (2 sqrt(#blocks))`` per
+    block, then at the whole share); where that succeeds the
+    block contributes that **upper bound** instead of its exact distance, elsewhere its exact distance.
+    So the answer is an upper bound on the distance that is at most ``budget`` whenever the bounds succeed,
+    and the test "answer <= budget" decides as the exact distance would whenever the answer exceeds it.
 
     >>> cone_violation(np.array([0.5, -1.0]), Cones(zero=1, nonneg=1))
     1.118033988749895
@@ -458,10 +516,27 @@ def cone_violation(s: np.ndarray, cones: Cones, *, dual: bool = False) -> float:
         if nu <= t:
             continue
         sq += t * t + nu * nu if nu <= -t else 0.5 * (nu - t) ** 2
+    share = None
+    if budget is not None and cones.psd:
+        share = 0.5 * float(budget) / np.sqrt(len(cones.psd))
+    bounded = False
     with single_thread_blas():
         for sl, d in zip(cones.psd_slices(), cones.psd):
-            lam = np.linalg.eigvalsh(smat(s[sl], d))
+            S = smat(s[sl], d)
+            if share is not None and d >= CONE_CHECK_CHOLESKY_MIN_ORDER:
+                # a tight bound first (PSD to rounding: the usual answer), then the whole share
+                bound = _psd_violation_bounded(S.copy(), CONE_CHECK_TIGHT * share)
+                if bound is None:
+                    bound = _psd_violation_bounded(S.copy(), share)
+                if bound is not None:
+                    sq += bound * bound
+                    bounded = True
+                    continue
+            lam = np.linalg.eigvalsh(S)
             sq += float(np.sum(np.minimum(lam, 0.0) ** 2))
+    if bounded and budget is not None and np.sqrt(sq) > budget:
+        # the other parts alone exceed what the bounds left: the exact distance decides
+        return cone_violation(s, cones, dual=dual)
     return float(np.sqrt(sq))
 
 
@@ -476,4 +551,5 @@ def psd_min_eigenvalues(v: np.ndarray, cones: Cones) -> list[float]:
 
 __all__ = ["Cones", "SvecOrder", "SQRT2", "svec", "smat", "svec_dim", "svec_indices", "svec_operator",
            "svec_permutation", "project_soc", "PSDProjector", "project_psd_svec", "project_psd_dense", "project_cone",
-           "project_dual_cone", "cone_violation", "psd_min_eigenvalues", "single_thread_blas"]
+           "project_dual_cone", "cone_violation", "psd_min_eigenvalues", "single_thread_blas",
+           "CONE_CHECK_CHOLESKY_MIN_ORDER", "CONE_CHECK_TIGHT", "cholesky_margin", "shifted_cholesky_succeeds"]

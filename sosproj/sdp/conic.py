@@ -165,21 +165,26 @@ class ConicProblem:
             val += 0.5 * float(x @ (self.P @ x))
         return val
 
-    def residuals(self, x: np.ndarray, y: np.ndarray, s: np.ndarray) -> dict[str, float]:
+    def residuals(self, x: np.ndarray, y: np.ndarray, s: np.ndarray, *,
+                  cone_budget: tuple[float, float] | None = None) -> dict[str, float]:
         r"""Relative primal / dual residuals and duality gap (SCS's definitions, infinity norms).
 
         ``primal = ||Ax + s - b|| / (1 + max(||Ax||, ||s||, ||b||))``,
         ``dual = ||Px + A'y + q|| / (1 + max(||Px||, ||A'y||, ||q||))``,
         ``gap = |x'Px + q'x + b'y| / (1 + max(|x'Px|, |q'x|, |b'y|))``
         (:func:`relative_residuals`); plus the Euclidean cone violations of ``s``
-        (primal) and ``y`` (dual).
+        (primal) and ``y`` (dual). ``cone_budget = (primal, dual)``: thresholds of a pass/fail test on the two
+        violations; large PSD blocks are then bounded by a Cholesky factorization where that shows them
+        within the threshold (:func:`~sosproj.sdp.cones.cone_violation`'s ``budget``: upper bounds there,
+        exact distances elsewhere).
         """
         Px = self.P @ x if self.P is not None else np.zeros(self.n)
         pres, dres, gap = relative_residuals(x, y, s, Ax=self.A @ x, Aty=self.A.T @ y, Px=Px,
                                              q=self.q, b=self.b)
+        bp, bd = cone_budget if cone_budget is not None else (None, None)
         return {"primal": pres, "dual": dres, "gap": gap,
-                "cone_primal": cone_violation(s, self.cones),
-                "cone_dual": cone_violation(y, self.cones, dual=True)}
+                "cone_primal": cone_violation(s, self.cones, budget=bp),
+                "cone_dual": cone_violation(y, self.cones, dual=True, budget=bd)}
 
     def lower_bound(self, x: np.ndarray, y: np.ndarray, x_bound: float) -> dict[str, float]:
         r"""A lower bound on the optimal value from any point ``x`` and any dual vector ``y``.

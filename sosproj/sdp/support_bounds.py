@@ -62,6 +62,7 @@ import scipy.linalg as sla
 import scipy.sparse as sp
 
 from sosproj.errors import InvalidInputError
+from sosproj.sdp.cones import cholesky_margin, shifted_cholesky_succeeds
 from sosproj.sdp.conic import ConicProblem, smat, svec_dim
 
 #: dense ``eigvalsh`` (one tridiagonalization, bounded time: 0.6 s CPU at order 2,145) up to this
@@ -210,36 +211,68 @@ class SupportCertifier:
         Az = A[self.zero]
         self.eq_single = bool(np.all(np.diff(Az.indptr) == 1)) if cones.zero else True
         self.interior = None
-        #: wall seconds of one lambda_min bound of the largest block, measured on the interior point (0 before):
-        #: what a final certificate costs, for callers that must finish within a time limit
-        self.lambda_min_seconds = 0.0
+        self._lambda_min_seconds: float | None = None
         if interior is not None:
             self._set_interior(np.asarray(interior, dtype=float))
 
     def _set_interior(self, xc: np.ndarray) -> None:
+        r"""Check that ``xc`` is strictly feasible: every PSD block positive definite, shown by one Cholesky
+        factorization of :math:`S - 2mI` (:math:`m` the backward-error margin of :func:`lambda_min_lower`, so
+        :math:`\lambda_{\min}(S) \ge m > 0`; a quarter of a dense ``eigvalsh``'s flops). Its ``lambda_min``
+        bounds (the primal repair's) are computed on first use (:attr:`interior_mu_unscaled`); before issue 15's
+        session 29 they were computed here, one order-N bound that ``solver="rankone_newton"`` (no primal
+        repair) only used to time a final certificate (:attr:`lambda_min_seconds`)."""
         s = self.b - self.A @ xc
         if np.max(np.abs(s[self.zero]), initial=0.0) > 1e-9 or np.any(s[self.nonneg] <= 0):
             raise InvalidInputError("interior point violates the equalities or a scalar inequality")
-        scales, mus1 = [], []
+        scales = []
         for sl, d in self.psd:
             S = _psd_block(s[sl], d)
             dg = np.diag(S)
             if np.any(dg <= 0):
                 raise InvalidInputError("interior point has a PSD block with a non-positive diagonal")
-            D = 1.0 / np.sqrt(dg)
-            t0 = time.perf_counter()
-            mu1 = lambda_min_lower(S)              # computed once: the check below and the unscaled bound
-            seconds = time.perf_counter() - t0
-            if not mu1 > 0:
+            S = np.array(S, dtype=float, copy=True)
+            if not shifted_cholesky_succeeds(S, -2.0 * cholesky_margin(S)):
                 raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)")
-            scales.append(D)
-            mus1.append(mu1)
-            if d == max(cones_d for _, cones_d in self.psd):
-                self.lambda_min_seconds = seconds
+            scales.append(1.0 / np.sqrt(dg))
         self.interior = xc
         self.interior_scales = scales
         self._interior_mu: list[float] | None = None
-        self.interior_mu_unscaled = mus1
+        self._interior_mu1: list[float] | None = None
+
+    @property
+    def interior_mu_unscaled(self) -> list[float]:
+        """``lambda_min`` bounds of the interior point's blocks (positive: the setup's Cholesky check), computed
+        on first use; the largest block's wall time is :attr:`lambda_min_seconds`."""
+        if self._interior_mu1 is None:
+            assert self.interior is not None
+            s = self.b - self.A @ self.interior
+            mus, big = [], max(d for _, d in self.psd)
+            for sl, d in self.psd:
+                t0 = time.perf_counter()
+                mus.append(lambda_min_lower(_psd_block(s[sl], d)))
+                if d == big:
+                    self._lambda_min_seconds = time.perf_counter() - t0
+            if not min(mus) > 0:
+                raise InvalidInputError("interior point is not strictly feasible (a PSD block is singular)")
+            self._interior_mu1 = mus
+        return self._interior_mu1
+
+    @property
+    def lambda_min_seconds(self) -> float:
+        """Wall seconds of one ``lambda_min`` bound of the largest block, measured on the interior point (0
+        without one): what a final certificate costs, for callers that must finish within a time limit.
+        Measured on first use (one order-N bound), not at setup: a solve without a time limit never pays it."""
+        if self._lambda_min_seconds is None:
+            if self.interior is None:
+                return 0.0
+            _ = self.interior_mu_unscaled
+            assert self._lambda_min_seconds is not None
+        return self._lambda_min_seconds
+
+    @lambda_min_seconds.setter
+    def lambda_min_seconds(self, value: float) -> None:
+        self._lambda_min_seconds = float(value)
 
     @property
     def interior_mu(self) -> list[float]:
@@ -305,16 +338,10 @@ class SupportCertifier:
         """
         Z, by, leftover, _ = self._repaired(q, y)
         tau = (-by - leftover - float(floor)) / self.trace_bound
-        d = Z.shape[0]
-        shift = tau - 4.0 * d * _EPS * max(float(np.linalg.norm(Z)), 1e-300)
+        shift = tau - cholesky_margin(Z)
         if not np.isfinite(shift) or tau < 0:
             return False
-        Z[np.diag_indices(d)] += shift
-        try:
-            sla.cholesky(Z, lower=True, check_finite=False, overwrite_a=True)
-        except np.linalg.LinAlgError:
-            return False
-        return True
+        return shifted_cholesky_succeeds(Z, shift)
 
     # ---------------------------------------------------------------- primal side
     def upper(self, q: np.ndarray, x: np.ndarray) -> dict[str, float]:

@@ -214,6 +214,9 @@ class AdmmBackend(SolverBackend):
     ('solved', [1.0, 0.0, 0.0])
     """
 
+    #: the coupled rows this workspace accepts (:data:`MAX_COUPLED_ROWS`; a subclass whose caller budgets the
+    #: dense Woodbury matrix itself may raise it)
+    max_coupled_rows = MAX_COUPLED_ROWS
     name = "admm"
     warm_start = True
     options = {"rho": None, "alpha": 1.0, "eq_scale": 1e3, "anderson": 10, "adapt_every": None,
@@ -284,9 +287,10 @@ class AdmmBackend(SolverBackend):
                 self.row_scale[sl] = self.eq_scale
         row_nnz = np.diff(A.indptr)
         self.coupled = np.flatnonzero(row_nnz > 1)
-        if self.coupled.size > MAX_COUPLED_ROWS:
+        if self.coupled.size > self.max_coupled_rows:
             raise SolverNotAvailableError(
-                f"the ADMM backend couples {self.coupled.size} rows (limit {MAX_COUPLED_ROWS}); use solver='scs'")
+                f"the ADMM backend couples {self.coupled.size} rows (limit {self.max_coupled_rows}); "
+                "use solver='scs'")
         single = np.flatnonzero(row_nnz == 1)
         As = A[single]
         cols = As.indices

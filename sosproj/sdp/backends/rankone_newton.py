@@ -130,9 +130,19 @@ DR_CAP_MIN_ORDER = 1000
 DR_CAP_MAX_ORDER = 4000
 
 
+#: coupled rows (the localizing block's) the Newton phase's workspace accepts: its dense Woodbury matrix has that
+#: order, one Cholesky per penalty, within :data:`PEAK_DENSE_UNITS` (the ADMM's own limit,
+#: :data:`~sosproj.sdp.backends.admm.MAX_COUPLED_ROWS` = 4,000, refused the Newton phase at ``n = 100``: 5,151
+#: coupled rows; before issue 15's session 29 every ``n >= 88`` solve that reached its Newton phase ended in that
+#: refusal)
+FACE_MAX_COUPLED_ROWS = 8000
+
+
 class _FaceSsnal(SsnalBackend):
     """:class:`SsnalBackend` whose largest PSD block is a :class:`PartialPsdBlock` (its decompositions on
     ``device`` when one is given)."""
+
+    max_coupled_rows = FACE_MAX_COUPLED_ROWS
 
     def __init__(self, problem: ConicProblem, device: str | None = None, **kw: Any) -> None:
         kw.setdefault("tangent_reuse", FACE_PRECOND_REUSE)
@@ -563,4 +573,4 @@ Backend = RankOneNewtonBackend
 __all__ = ["RankOneNewtonBackend", "Backend", "DEFAULT_DR_MAX_ITER", "DR_CAP_MIN_ORDER", "DR_CAP_MAX_ORDER",
            "DR_RTOL_FACTOR",
            "PEAK_DENSE_UNITS", "PEAK_FIXED_BYTES", "DEFAULT_SIGMA", "LARGE_ORDER_SIGMA",
-           "RETRY_SIGMA", "LARGE_ORDER_RETRY_SIGMA", "FACE_PRECOND_REUSE"]
+           "RETRY_SIGMA", "LARGE_ORDER_RETRY_SIGMA", "FACE_PRECOND_REUSE", "FACE_MAX_COUPLED_ROWS"]
