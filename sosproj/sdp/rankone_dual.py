@@ -666,7 +666,7 @@ class DualFeasibility:
                 it -= 1
                 break
             t_step = time.perf_counter()
-            aZ, ar = self.affine(zZ, zr, rhs, out=work_a)
+            aZ, ar = self.affine(zZ, zr, rhs, work_a)       # positional: wrappers that take (*args) keep working
             # in place on one work matrix (each N x N pass costs about a fifth of the affine projection):
             # the reflection, its projection, the step
             RZ = np.multiply(aZ, 2.0, out=work_r)
