@@ -3,6 +3,8 @@ Chebyshev-filtered negative eigenpairs (sdp.rankone_dual) and their capped first
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 import pytest
 from rankone_cases import WrongCandidate, tensor_case
@@ -316,3 +318,92 @@ def test_auto_cap_is_off_from_the_large_order_threshold_and_stays_certified(monk
     monkeypatch.setattr(rn, "DR_CAP_MAX_ORDER", 40)
     res = solve(prob, solver="rankone_newton", tol=1e-8, dr_cap=4, **settings)
     assert res.info["dr_capped_iterations"] > 0 and res.info["cert_relative_gap"] <= 1e-7
+
+
+def test_lowest_is_a_ritz_estimate_of_lambda_min_and_settles_a_lost_block_exactly():
+    """``NegativeEigenpairs.lowest`` (the capped stage's lambda_min screen, session 29): within 1% of lambda_min
+    and never below it (a Ritz value, single-precision products); on a PSD matrix 0; when the matrix moved so that
+    the warm block has no negative Ritz value, the exact decomposition decides (not a false 0)."""
+    rng = np.random.default_rng(29)
+    d = 200
+    Q, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    lam = np.concatenate([-np.linspace(9.0, 0.2, 60), rng.uniform(0.1, 40.0, d - 60)])
+    M = (Q * lam) @ Q.T
+    ne = NegativeEigenpairs(d, resync=1000, method="filter", cap=1)
+    low = ne.lowest(M)
+    tiny = 1e-5 * np.linalg.norm(M)
+    assert -9.0 - tiny <= low <= -9.0 * 0.99
+    # a PSD matrix: no negative part
+    P = (Q * np.abs(lam)) @ Q.T
+    assert NegativeEigenpairs(d, resync=1000, method="filter", cap=1).lowest(P) == 0.0
+    # the warm block from M, then a matrix whose negative eigenvectors are elsewhere: a single filter pass
+    # may miss them; lowest must not report 0
+    Q2, _ = np.linalg.qr(rng.standard_normal((d, d)))
+    lam2 = np.concatenate([[-0.5], rng.uniform(0.1, 40.0, d - 1)])
+    M2 = (Q2 * lam2) @ Q2.T
+    probe = copy.deepcopy(ne)
+    assert probe(M2, 1e-3)[0].size == 0       # one filter pass from the old block: no negative Ritz value
+    calls = ne.exact_calls
+    low2 = ne.lowest(M2)
+    assert -0.5 - tiny <= low2 <= -0.5 * 0.99
+    assert ne.exact_calls == calls + 1        # settled by the exact decomposition
+
+
+def test_affine_projection_into_a_work_matrix_is_the_same_projection():
+    """``DualFeasibility.affine(out=)`` (session 29: no fresh N x N array per step) returns the same numbers as
+    without it, idempotent and in the affine set; an ``out`` that is ``Z`` itself is not overwritten."""
+    R, W, _ = tensor_case(6, seed=5)
+    prob = compile_support(R, 3, W)
+    feas = DualFeasibility(prob)
+    rng = np.random.default_rng(1)
+    Z = rng.standard_normal((feas.N, feas.N))
+    Z = Z + Z.T
+    yr = rng.standard_normal(len(feas.rest_rows))
+    rhs = feas.rhs(prob.q, 1.3)
+    aZ, ar = feas.affine(Z, yr, rhs)
+    buf = np.full((feas.N, feas.N), np.nan)
+    bZ, br = feas.affine(Z, yr, rhs, out=buf)
+    assert bZ is buf and np.array_equal(aZ, bZ) and np.array_equal(ar, br)
+    Z0 = Z.copy()
+    cZ, _ = feas.affine(Z, yr, rhs, out=Z)
+    assert cZ is not Z and np.array_equal(Z, Z0) and np.array_equal(cZ, aZ)
+    # in the affine set: K(aZ, ar) = rhs
+    assert np.allclose(feas._K(aZ, ar), rhs, atol=1e-9 * max(1.0, float(np.abs(rhs).max())))
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_in_place_outer_product_update_matches_numpy(order):
+    from sosproj.sdp.rankone_dual import _subtract_outer
+
+    rng = np.random.default_rng(2)
+    M = rng.standard_normal((70, 70))
+    V = np.asarray(rng.standard_normal((70, 9)), order=order)[:, 2:7]
+    lam = rng.standard_normal(5)
+    ref = M - (V * lam) @ V.T
+    got = M.copy()
+    _subtract_outer(got, V * lam, V)
+    assert np.allclose(got, ref, rtol=0, atol=1e-13)
+    single = M.astype(np.float32)                    # not float64: numpy's product
+    _subtract_outer(single, (V * lam).astype(np.float32), V.astype(np.float32))
+    assert np.allclose(single, ref, atol=1e-4)
+
+
+@pytest.mark.parametrize("screen", ["one", "all"])
+def test_capped_stage_screens_agree_with_clarabel(screen):
+    """The capped stage's estimate from the one-eigenpair screen (``dr_cap_screen="one"``, default since session
+    29) or from every negative eigenpair (``"all"``): certified, Clarabel's value, the bounds around it."""
+    n = 8
+    R, W, _ = tensor_case(n, seed=7)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, "rankone_newton", 1e-8, 3)
+    ref = solve(prob, solver="clarabel", tol=1e-9)
+    res = solve(prob, solver="rankone_newton", tol=1e-8, dr_cap=4, dr_cap_screen=screen, **settings)
+    assert res.converged and res.info["cert_relative_gap"] <= 1e-7
+    assert res.info["dr_capped_status"] == "certified" and res.info["dr_capped_iterations"] > 0
+    assert abs(res.objective - ref.objective) <= 1e-6 * abs(ref.objective)
+    # min form: the certified lower bound is below the optimum and below the returned feasible point's value
+    assert res.info["cert_lower"] <= ref.objective + 1e-8 <= res.info["cert_upper"] + 2e-8
+    assert res.info["cert_lower"] <= res.objective + 1e-12
+    with pytest.raises(InvalidParameterError):
+        solve(prob, solver="rankone_newton", tol=1e-8, dr_cap_screen="some", **settings)
+

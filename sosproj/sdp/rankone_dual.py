@@ -83,6 +83,11 @@ SINGLE_PRECISION_RTOL = 1e-4
 #: degree of the Chebyshev filter of ``NegativeEigenpairs(method="filter")``
 FILTER_DEGREE = 4
 
+#: :meth:`NegativeEigenpairs.lowest`: at most this many calls, stopped once the lowest Ritz value moves by at most
+#: ``LOWEST_RTOL`` relative
+LOWEST_PASSES = 12
+LOWEST_RTOL = 1e-2
+
 
 class NegativeEigenpairs:
     r"""All negative eigenpairs of a sequence of slowly changing symmetric matrices.
@@ -136,9 +141,12 @@ class NegativeEigenpairs:
         self.calls = self.krylov_accepted = self.exact_calls = 0
         self._top: np.ndarray | None = None        # Ritz vector of the largest eigenvalue (filter bound)
         self._cut = 0.0                              # largest Ritz value of the last accepted block
+        self._single: np.ndarray | None = None       # this call's single-precision M (filter passes)
+        self._cast_buf: np.ndarray | None = None
 
     def __call__(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
         self.calls += 1
+        self._single = None                          # M in single precision, cast once per call (_filter)
         out = None
         if self.X is not None and self.calls % self.resync != 0 and self.device is None:
             for _ in range(self.passes):
@@ -149,6 +157,28 @@ class NegativeEigenpairs:
             self.exact_calls += 1
             out = self._exact(M, rtol)
         return out
+
+    def lowest(self, M: np.ndarray, max_passes: int = LOWEST_PASSES, rel: float = LOWEST_RTOL) -> float:
+        r"""An estimate of :math:`\min(0, \lambda_{\min}(M))`: the lowest Ritz value of repeated calls on the same
+        ``M`` (with a ``cap``, each a Chebyshev-filtered subspace iteration from the last block, Zhou & Saad 2007),
+        stopped once it moves by at most ``rel`` relative, after ``max_passes`` calls at most; a call without a
+        negative Ritz value is settled by the exact partial decomposition. A Ritz value is
+        :math:`\ge\lambda_{\min}`: the estimate errs on the optimistic side only (a screen before a Cholesky
+        check, or a stage switch, never a certificate)."""
+        prev = None
+        val = 0.0
+        for _ in range(max(1, int(max_passes))):
+            lam, _ = self(M, 1e-3)
+            val = float(lam[0]) if lam.size else 0.0
+            if val >= 0:
+                # the block may have lost the bottom of the spectrum (the matrix moved since the last call):
+                # the exact decomposition decides, and reseeds the block
+                lam, _ = self.exact(M, 1e-3)
+                return float(lam[0]) if lam.size else 0.0
+            if prev is not None and abs(val - prev) <= rel * abs(prev):
+                break
+            prev = val
+        return val
 
     def exact(self, M: np.ndarray, rtol: float) -> tuple[np.ndarray, np.ndarray]:
         """The exact partial decomposition (the fallback of :meth:`__call__`), counted in ``exact_calls``;
@@ -186,7 +216,15 @@ class NegativeEigenpairs:
         X = self.X
         assert X is not None
         single = rtol >= SINGLE_PRECISION_RTOL
-        Mk = M.astype(np.float32) if single else M
+        Mk = M
+        if single:                                   # one cast per call, into a buffer kept across calls
+            if self._single is None:
+                buf = self._cast_buf
+                if buf is None or buf.shape != M.shape:
+                    buf = self._cast_buf = np.empty(M.shape, dtype=np.float32)
+                np.copyto(buf, M, casting="same_kind")
+                self._single = buf
+            Mk = self._single
         Xk = X.astype(Mk.dtype, copy=False)
         k = X.shape[1]
         b = self._upper(M)
@@ -536,15 +574,23 @@ class DualFeasibility:
             return u
         return u - self.dinv * (self.ArT @ self.lu.solve(self.Ar @ u))
 
-    def affine(self, Z: np.ndarray, yr: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Orthogonal projection onto ``{(Z, y_r): A_M' svec(Z) + A_r' y_r = rhs}`` (Frobenius metric)."""
+    def affine(self, Z: np.ndarray, yr: np.ndarray, rhs: np.ndarray,
+               out: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Orthogonal projection onto ``{(Z, y_r): A_M' svec(Z) + A_r' y_r = rhs}`` (Frobenius metric).
+
+        ``out``: an ``N x N`` float64 C-contiguous work matrix other than ``Z`` that receives the moment block
+        (no new ``N x N`` array; the same numbers)."""
         mu = self._solve(self._K(Z, yr) - rhs)
-        corr = np.take(mu, self.cls)
+        if out is None or out is Z or out.shape != Z.shape or out.dtype != np.float64 \
+                or not out.flags.c_contiguous:
+            out = np.empty_like(Z, dtype=np.float64, order="C")
+        corr = out.reshape(-1)
         if isinstance(self.w, np.ndarray):
+            np.take(mu, self.cls, out=corr)
             corr *= self.w
-        else:
-            corr *= self.w
-        out = Z - corr.reshape(self.N, self.N)
+        else:       # a uniform weight: scale the n multipliers, not the N^2 entries
+            np.take(mu * self.w, self.cls, out=corr)
+        np.subtract(Z, out, out=out)
         return out, (yr - self.Ar @ mu if yr.size else yr)
 
     def cone_rest(self, yr: np.ndarray) -> np.ndarray:
@@ -607,6 +653,10 @@ class DualFeasibility:
         status = "max_iter"
         it = 0
         aZ, ar = zZ, zr
+        # two N x N work matrices for the whole run (fresh ones cost page faults every step): the shadow and the
+        # reflection / step; the shadow of the last step is returned by value
+        work_a = np.empty((N, N))
+        work_r = np.empty((N, N))
         longest = 0.0                         # the longest step so far (the deadline's forecast)
         for it in range(1, max_iter + 1):
             if deadline is not None and it > 1 and time.perf_counter() + longest > deadline:
@@ -616,14 +666,14 @@ class DualFeasibility:
                 it -= 1
                 break
             t_step = time.perf_counter()
-            aZ, ar = self.affine(zZ, zr, rhs)
+            aZ, ar = self.affine(zZ, zr, rhs, work_a)       # positional: wrappers that take (*args) keep working
             # in place on one work matrix (each N x N pass costs about a fifth of the affine projection):
             # the reflection, its projection, the step
-            RZ = np.multiply(aZ, 2.0)
+            RZ = np.multiply(aZ, 2.0, out=work_r)
             RZ -= zZ
             lam, V = neg(RZ, rtol)
             if lam.size:
-                RZ -= (V * lam) @ V.T
+                _subtract_outer(RZ, V * lam, V)
             pr = self.cone_rest(2.0 * ar - zr)
             RZ -= aZ
             dZ = RZ
@@ -649,5 +699,18 @@ class DualFeasibility:
         return DualRun(self.dual_vector(t, aZ, ar), status, it, step, last, share, (zZ, zr))
 
 
+def _subtract_outer(M: np.ndarray, A: np.ndarray, B: np.ndarray) -> None:
+    r""":math:`M \leftarrow M - AB^\top` in place for a C-contiguous float64 ``M`` (BLAS ``dgemm`` into the
+    transposed, Fortran-ordered view of ``M``: no ``N x N`` temporary); numpy's product elsewhere."""
+    if M.dtype == np.float64 and M.flags.c_contiguous and A.dtype == np.float64 and B.dtype == np.float64:
+        # M' is Fortran-ordered: M' <- M' - B A', i.e. M <- M - A B'
+        out = sla.blas.dgemm(-1.0, B, A, beta=1.0, c=M.T, trans_b=True, overwrite_c=True)
+        if not np.shares_memory(out, M):      # never seen: f2py copied c
+            M[...] = out.T
+    else:
+        M -= A @ B.T
+
+
 __all__ = ["DualFeasibility", "NegativeEigenpairs", "DualRun", "DENSE_PARTIAL_MAX", "FlatteningCertificate",
+           "LOWEST_PASSES", "LOWEST_RTOL",
            "flattening_certificate"]
