@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from sosproj.data import fused_kernel as _fk
 from sosproj.data.residuals import ResidualLayout
 from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail
@@ -174,7 +175,8 @@ class MarginalProjector:
     psd : add the one-hot degree-2 moment constraint (:class:`OneHotMoment`).
     tol : relative primal/dual residual tolerance; max_iter : iteration cap.
 
-    >>> from sosproj.data.residuals import ResidualLayout
+    >>> from sosproj.data import fused_kernel as _fk
+from sosproj.data.residuals import ResidualLayout
     >>> lay = ResidualLayout((2, 2), [(0, 1)])
     >>> r = lay.residuals_of_tables([np.array([[3.0, -1.0], [1.0, 1.0]])])   # a negative cell
     >>> c, info = MarginalProjector(lay, np.ones(4)).solve(r)
@@ -353,7 +355,7 @@ class MarginalProjector:
         return r, info, state
 
     def solve_dual(self, r_noisy: np.ndarray, *, on_fail: str = "warn", check_every: int = 10,
-                   average: bool | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+                   average: bool | None = None, compiled: bool | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         r"""The LNN projection (``psd=False``) by accelerated projected gradient on its dual, with restarts.
 
         The Lagrangian's minimizer for multipliers :math:`\lambda \ge 0` of ``B c >= 0`` is
@@ -457,6 +459,11 @@ class MarginalProjector:
         # fused operator (ResidualLayout.normal_apply): B c(y) = B c(0) + N y, N = B W^-1 P B^T, without the
         # round trip of every table's own residual block; the same numbers as the composition up to round-off
         fused = lay.fused_normal
+        # the compiled kernels (sosproj.data.fused_kernel: the normal map in one loop over the tables, the FISTA
+        # step's vector work in two passes); the same arithmetic as the numpy steps up to round-off
+        compiled = lay.compiled_normal if compiled is None else bool(compiled) and lay.compiled_normal
+        inv_uni = 1.0 / (total * self._uniform) if compiled and total > 0 else None
+        compiled = compiled and inv_uni is not None
         tab0 = lay.forward(primal(np.zeros(lay.tab_size))) if fused else None
         shift = -step * tab0 if fused else None
         # the primal point tested and returned: c(lam) or, averaged, c(ybar) (c is affine, so c(ybar) is the
@@ -475,8 +482,13 @@ class MarginalProjector:
                 np.multiply(y, th, out=diff)
                 ybar *= 1.0 - th
                 ybar += diff
-            if fused:                                              # lam_new = y - B c(y) / L in one fused map
-                lay.normal_apply(y, inv_w, alpha=1.0, beta=-step, shift=shift, out=lam_new)
+            if compiled:                                           # the whole step, compiled (ResidualLayout.dual_step)
+                k += 1
+                if lay.dual_step(y, lam, lam_new, inv_w, step, shift, (k - 1.0) / (k + DUAL_MOMENTUM_A)):
+                    k = kk = 0
+                lam, lam_new = lam_new, lam
+            elif fused:                                            # lam_new = y - B c(y) / L in one fused map
+                lay.normal_apply(y, inv_w, alpha=1.0, beta=-step, shift=shift, out=lam_new, compiled=compiled)
             else:
                 lay.forward(primal(y), out=lam_new)
                 if step == 1.0:                                    # the table metric: one pass, same values
@@ -484,17 +496,18 @@ class MarginalProjector:
                 else:
                     lam_new *= -step
                     lam_new += y
-            np.maximum(lam_new, 0.0, out=lam_new)                  # lam_new = max(y - B c(y) / L, 0)
-            k += 1                                                 # iterations since the (re)start
-            np.subtract(lam_new, lam, out=diff)
-            np.subtract(y, lam_new, out=y)                         # y is rewritten below: its buffer holds y - lam
-            if float(y @ diff) > 0.0:                              # the momentum points uphill: restart
-                k = kk = 0                                         # (the average restarts too)
-                y[...] = lam_new
-            else:                                                  # y = lam_new + (k - 1) / (k + a) (lam_new - lam)
-                np.multiply(diff, (k - 1.0) / (k + DUAL_MOMENTUM_A), out=y)
-                y += lam_new
-            lam, lam_new = lam_new, lam
+            if not compiled:
+                k += 1                                             # iterations since the (re)start
+                np.maximum(lam_new, 0.0, out=lam_new)              # lam_new = max(y - B c(y) / L, 0)
+                np.subtract(lam_new, lam, out=diff)
+                np.subtract(y, lam_new, out=y)                     # y is rewritten below: its buffer holds y - lam
+                if float(y @ diff) > 0.0:                          # the momentum points uphill: restart
+                    k = kk = 0                                     # (the average restarts too)
+                    y[...] = lam_new
+                else:                                              # y = lam_new + (k - 1) / (k + a) (lam_new - lam)
+                    np.multiply(diff, (k - 1.0) / (k + DUAL_MOMENTUM_A), out=y)
+                    y += lam_new
+                lam, lam_new = lam_new, lam
             if it % check_every and it != self.max_iter:
                 continue
             last = it == self.max_iter
@@ -502,8 +515,13 @@ class MarginalProjector:
             for point in ((lam,) if ybar is None else (lam, ybar)):    # the last iterate first, then the average
                 if fused and not last:
                     # a cheap trigger: theta of B c(point) by the fused map; the test below recomputes it exactly
-                    lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff)
-                    if self._theta(diff, total) > self.tol:
+                    lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=compiled)
+                    if compiled:
+                        qmin = _fk.min_scaled(diff, inv_uni)       # = _theta(diff, total), without temporaries
+                        th_trig = 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
+                    else:
+                        th_trig = self._theta(diff, total)
+                    if th_trig > self.tol:
                         continue
                 c_p = primal(point)
                 Bc = lay.forward(c_p)
@@ -540,7 +558,7 @@ class MarginalProjector:
                 "dual_objective": cert["dual_objective"] if cert else None,
                 "duality_gap": gap if cert else None, "complementarity": compl, "lipschitz": lip,
                 "psd": False, "moment_matrix_order": None, "feasible_input": False,
-                "primal_average": average, "time": time.perf_counter() - t0}
+                "primal_average": average, "compiled": compiled, "time": time.perf_counter() - t0}
         apply_on_fail(converged, on_fail,
                       f"the dual projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
                       "raise max_iter or tol (the returned tables are still non-negative and consistent)",
