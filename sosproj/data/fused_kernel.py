@@ -34,8 +34,8 @@ The rest of the dual's FISTA step (``mode=1``: projection onto :math:`\lambda\ge
 inner product, the momentum point) runs in the second pass over each table, cell by cell (one read of ``y``,
 the shift and :math:`\lambda`, one write of the new multiplier and of the next momentum point: the step is
 memory-bound, and the numpy loop made eleven table-sized passes where this makes six), and the stopping
-trigger's minimum (:func:`min_scaled`) is compiled too. ``cache=True``: the first call of a process compiles (or loads from
-``__pycache__``) once; :data:`HAVE_NUMBA` is ``False`` when numba is missing, and the callers then use numpy.
+trigger's minimum (:func:`min_scaled`) is compiled too. ``cache=True``: the first call of a process compiles (or
+loads from ``__pycache__``) once; :data:`HAVE_NUMBA` is ``False`` when numba is missing, and the callers then use numpy.
 """
 
 from __future__ import annotations

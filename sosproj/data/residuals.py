@@ -376,15 +376,25 @@ class ResidualLayout:
         """Whether :meth:`normal_apply` can skip the full blocks: every table's full block (the residual of
         its own attribute set) lies in no other table (true for any workload of sets of one size, e.g. all
         ``k``-way marginals, and for the maximal sets of a family), and no table is the empty set."""
-        return not any(self._full_shared) and all(G.shape for G in self.tab_groups)
+        f = getattr(self, "_fused_flag", None)
+        if f is None:
+            f = self._fused_flag = not any(self._full_shared) and all(G.shape for G in self.tab_groups)
+        return f
 
     @property
     def compiled_normal(self) -> bool:
         """Whether :meth:`normal_apply` runs the compiled kernel (:mod:`sosproj.data.fused_kernel`): numba is
         installed, :data:`COMPILED_NORMAL` is on, the layout is :attr:`fused_normal` and no table has more than
         :data:`~sosproj.data.fused_kernel.MAX_ORDER` attributes."""
-        return (COMPILED_NORMAL and _fk.HAVE_NUMBA and self.fused_normal
-                and all(len(G.shape) <= _fk.MAX_ORDER for G in self.tab_groups))
+        return COMPILED_NORMAL and self._kernel_applies()
+
+    def _kernel_applies(self) -> bool:
+        """Numba is installed and the layout is :attr:`fused_normal` with tables of at most ``MAX_ORDER`` axes."""
+        f = getattr(self, "_kernel_flag", None)
+        if f is None:
+            f = self._kernel_flag = (_fk.HAVE_NUMBA and self.fused_normal
+                                     and all(len(G.shape) <= _fk.MAX_ORDER for G in self.tab_groups))
+        return f
 
     def normal_apply(self, y: np.ndarray, inv_w: np.ndarray, *, alpha: float = 0.0, beta: float = 1.0,
                      shift: np.ndarray | None = None, out: np.ndarray | None = None,
@@ -415,8 +425,7 @@ class ResidualLayout:
         t = np.empty(self.tab_size) if out is None else out
         if compiled is None:
             compiled = self.compiled_normal
-        elif compiled and not (_fk.HAVE_NUMBA and self.fused_normal
-                               and all(len(G.shape) <= _fk.MAX_ORDER for G in self.tab_groups)):
+        elif compiled and not self._kernel_applies():
             raise InvalidParameterError("the compiled normal map needs numba and a fused layout of tables "
                                         f"with at most {_fk.MAX_ORDER} attributes")
         if compiled:
