@@ -213,8 +213,8 @@ def test_solve_dual_stops_by_the_exact_test_not_by_the_fused_trigger(monkeypatch
     w = mp.table_metric(lay)
     orig = ResidualLayout.normal_apply
 
-    def lying(self, y, inv_w, *, alpha=0.0, beta=1.0, shift=None, out=None):
-        t = orig(self, y, inv_w, alpha=alpha, beta=beta, shift=shift, out=out)
+    def lying(self, y, inv_w, *, alpha=0.0, beta=1.0, shift=None, out=None, compiled=None):
+        t = orig(self, y, inv_w, alpha=alpha, beta=beta, shift=shift, out=out, compiled=compiled)
         if alpha == 0.0:                      # the trigger's call: claim every cell is non-negative
             t[...] = np.abs(t)
         return t

@@ -392,9 +392,8 @@ class ResidualLayout:
         """Numba is installed and the layout is :attr:`fused_normal` with tables of at most ``MAX_ORDER`` axes."""
         f = getattr(self, "_kernel_flag", None)
         if f is None:
-            f = self._kernel_flag = (_fk.HAVE_NUMBA and self.fused_normal
-                                     and all(len(G.shape) <= _fk.MAX_ORDER for G in self.tab_groups))
-        return f
+            f = self._kernel_flag = _fk.HAVE_NUMBA and all(len(G.shape) <= _fk.MAX_ORDER for G in self.tab_groups)
+        return f and self.fused_normal
 
     def normal_apply(self, y: np.ndarray, inv_w: np.ndarray, *, alpha: float = 0.0, beta: float = 1.0,
                      shift: np.ndarray | None = None, out: np.ndarray | None = None,

@@ -461,7 +461,7 @@ from sosproj.data.residuals import ResidualLayout
         fused = lay.fused_normal
         # the compiled kernels (sosproj.data.fused_kernel: the normal map in one loop over the tables, the FISTA
         # step's vector work in two passes); the same arithmetic as the numpy steps up to round-off
-        compiled = lay.compiled_normal if compiled is None else bool(compiled) and lay.compiled_normal
+        compiled = fused and (lay.compiled_normal if compiled is None else bool(compiled) and lay._kernel_applies())
         inv_uni = 1.0 / (total * self._uniform) if compiled and total > 0 else None
         compiled = compiled and inv_uni is not None
         tab0 = lay.forward(primal(np.zeros(lay.tab_size))) if fused else None
