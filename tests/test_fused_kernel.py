@@ -180,3 +180,22 @@ def test_fallbacks_and_refusals(monkeypatch):
     assert not fresh.compiled_normal
     _b, info = MarginalProjector(fresh, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise")
     assert not info["compiled"] and info["converged"]
+
+
+@needs_numba
+def test_switch_to_the_compiled_step_mid_run(monkeypatch):
+    """compiled=None starts on numpy and switches at ``compiled_switch_iteration`` (sizes only): the same iterations
+    and answer as either loop alone; a large layout runs compiled from the start, a small one switches late."""
+    import sosproj.sdp.marginal_admm as ma
+
+    lay, r = _negative_residuals(seed=7)
+    w = mp.table_metric(lay)
+    big = ResidualLayout((9, 16, 7, 8, 5), list(itertools.combinations(range(5), 3)))
+    assert ma.compiled_switch_iteration(lay) > 100 and ma.compiled_switch_iteration(big) == 0
+    monkeypatch.setattr(ma, "COMPILED_FIXED_COST_S", 0.4 * 7 / ma.compiled_switch_iteration(lay))
+    assert ma.compiled_switch_iteration(lay) == 7
+    a, ia = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise")
+    b, ib = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=False)
+    assert ia["compiled"] and ia["compiled_from"] == 7 and not ib["compiled"]
+    assert ia["iterations"] == ib["iterations"] > 7
+    assert np.abs(lay.forward(a) - lay.forward(b)).max() <= 1e-8 * max(1.0, float(np.abs(lay.forward(b)).max()))

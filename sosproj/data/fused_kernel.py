@@ -40,26 +40,37 @@ loads from ``__pycache__``) once; :data:`HAVE_NUMBA` is ``False`` when numba is 
 
 from __future__ import annotations
 
+import importlib.util
+from typing import Any
+
 import numpy as np
 
-try:  # pragma: no cover - exercised by whichever environment runs the tests
-    import numba as _nb
-    HAVE_NUMBA = True
-except ImportError:  # pragma: no cover
-    _nb = None
-    HAVE_NUMBA = False
+#: Whether numba is installed (found without importing it: the import and the kernels' first load cost ~0.4 s
+#: CPU per process, paid only by the callers that use them, :func:`kernels`).
+HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
-__all__ = ["HAVE_NUMBA", "MAX_ORDER", "fused_normal", "min_scaled"]
+__all__ = ["HAVE_NUMBA", "MAX_ORDER", "kernels", "fused_normal", "min_scaled"]
 
 #: Largest table order (attributes per table) the compiled kernel handles; layouts with larger tables use numpy.
 MAX_ORDER = 3
 
-
-def _jit(f):  # type: ignore[no-untyped-def]
-    return _nb.njit(cache=True, nogil=True, error_model="numpy")(f) if HAVE_NUMBA else f
+_KERNELS: tuple[Any, Any] | None = None
 
 
-@_jit
+def kernels() -> tuple[Any, Any]:
+    """The compiled ``(fused_normal, min_scaled)`` (numba ``njit``, ``cache=True``), built on the first call of a
+    process: numba is imported then, and each kernel is compiled (~2.4 s CPU, once per installation) or loaded
+    from numba's cache in ``__pycache__`` (~0.2 s); ``benchmarks/results_marginals/lnn29/jit_cold.txt``."""
+    global _KERNELS
+    if _KERNELS is None:
+        import numba
+
+        jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+        globals()["_put"] = jit(_put)              # fused_normal calls the compiled cell step
+        _KERNELS = (jit(fused_normal), jit(min_scaled))
+    return _KERNELS
+
+
 def _put(mode, i, v, y, out, lam, a_coef):
     """Pass 2's last step for one cell: ``out[i] = v`` (``mode`` 0, the normal map), or (``mode`` 1, the FISTA
     step with ``v = y - B c(y) / L``) ``out[i] = max(v, 0)`` (the new multiplier), ``y[i] <- out[i] + a_coef
@@ -76,7 +87,6 @@ def _put(mode, i, v, y, out, lam, a_coef):
     return d
 
 
-@_jit
 def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch,  # noqa: C901
                  mode, lam, a_coef):
     """``out = alpha y + beta B diag(1/w) P B^T y (+ shift)`` (module docstring). ``tinfo[t]`` = (order ``j``,
@@ -306,7 +316,6 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
     return dot
 
 
-@_jit
 def min_scaled(t, s):
     """``min_i t_i s_i`` (the stopping trigger's ``q = t / u``, ``s = 1 / u``) in one pass, no temporary."""
     m = np.inf

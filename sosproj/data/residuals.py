@@ -431,7 +431,7 @@ class ResidualLayout:
             tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
             ybuf = np.ascontiguousarray(y)
             sh = np.ascontiguousarray(shift, dtype=float) if shift is not None else ybuf
-            _fk.fused_normal(ybuf, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], float(alpha), float(beta), sh,
+            _fk.kernels()[0](ybuf, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], float(alpha), float(beta), sh,
                              shift is not None, t, np.empty(low.size), np.empty(n_scratch), 0, t, 0.0)
             return t
         if not self.fused_normal:
@@ -518,7 +518,7 @@ class ResidualLayout:
         table as the map's second half (:func:`sosproj.data.fused_kernel.fused_normal`, ``mode=1``). Returns
         whether it restarted."""
         tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
-        dot = _fk.fused_normal(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
+        dot = _fk.kernels()[0](y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
                                lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum))
         if dot > 0.0:
             y[...] = lam_new

@@ -52,7 +52,7 @@ from sosproj.policy import apply_on_fail, check_on_fail
 from sosproj.sdp.cones import project_psd_dense
 from sosproj.validation import check_int, check_positive
 
-__all__ = ["MarginalProjector", "OneHotMoment", "ProjectorState"]
+__all__ = ["MarginalProjector", "OneHotMoment", "ProjectorState", "compiled_switch_iteration"]
 
 
 class OneHotMoment:
@@ -163,6 +163,35 @@ DUAL_MOMENTUM_A = 4.0
 #: extrapolation projection 10-20% earlier (epsilon 1: 400-440 against 480-500 iterations, CPU 0.90x) but its answer
 #: was 0.04% worse in L1 on 2 of 3 seeds (ratios 1.0000, 1.0004, 1.0004), against the brief's "no accuracy loss".
 DUAL_PRIMAL_AVERAGE = False
+
+
+#: CPU seconds a process pays once for the compiled LNN kernels (``import numba`` and the kernels' load from numba's
+#: cache: 0.15 + 0.23 s on the dev box, ``benchmarks/results_marginals/lnn29/jit_cold.txt``; the first compile of an
+#: installation costs ~2.4 s more, once).
+COMPILED_FIXED_COST_S = 0.4
+
+#: Per-iteration CPU the compiled dual step saves over the numpy loop, modelled as ``a * groups + b * cells`` (the
+#: numpy loop's per-call overhead per group of equal-shape tables, its extra table-sized passes per cell): fitted on
+#: the dev box (one BLAS thread): Adult 3-way (182 groups, 2.65M cells) 34.5 -> 10.8 ms, Titanic 3-way (58 groups,
+#: 174k cells) 5.4 -> 0.6 ms for the map alone (``benchmarks/results_marginals/lnn29/README.md``).
+COMPILED_SAVING_PER_GROUP_S = 75e-6
+COMPILED_SAVING_PER_CELL_S = 4e-9
+
+#: A layout whose estimated saving repays :data:`COMPILED_FIXED_COST_S` within this many iterations runs compiled from
+#: the first iteration; a smaller one starts on numpy and switches when the numpy loop's estimated extra cost has
+#: reached the fixed cost (ski rental: never more than twice the better choice's CPU, so short releases, e.g.
+#: Titanic's 40-80 iterations, do not pay for the compiler).
+COMPILED_MIN_RUN = 50
+
+
+def compiled_switch_iteration(layout: ResidualLayout) -> int:
+    """The iteration after which :meth:`MarginalProjector.solve_dual` runs the compiled step (0: from the start), from
+    the layout's sizes only (public; deterministic, so a release does not depend on the process's history)."""
+    saving = (COMPILED_SAVING_PER_GROUP_S * len(layout.tab_groups)
+              + COMPILED_SAVING_PER_CELL_S * layout.tab_size)
+    if saving * COMPILED_MIN_RUN >= COMPILED_FIXED_COST_S:
+        return 0
+    return math.ceil(COMPILED_FIXED_COST_S / max(saving, 1e-12))
 
 
 class MarginalProjector:
@@ -378,6 +407,16 @@ from sosproj.data.residuals import ResidualLayout
         at epsilon 1: the same 500 iterations, tables within 1e-9, 0.84x the CPU,
         ``benchmarks/results_marginals/adult_28/``).
 
+        Compiled step (``compiled``): where the layout allows it (:attr:`~sosproj.data.residuals.ResidualLayout.
+        compiled_normal`: numba installed, tables of at most 3 attributes, the fused layout), the whole iteration --
+        the normal map, the projection onto :math:`\lambda \ge 0`, the restart test and the momentum -- runs as one
+        compiled pass pair over the tables (:meth:`~sosproj.data.residuals.ResidualLayout.dual_step`), the same
+        arithmetic as the numpy loop up to round-off (Adult's extrapolation projection at epsilon 1: the same 500
+        iterations, tables within 3e-9 of the numpy loop's, 3.3x less CPU; ``benchmarks/results_marginals/lnn29/``).
+        ``None`` (default): from the iteration :func:`compiled_switch_iteration` chooses from the layout's sizes (the
+        first one on large layouts; short runs on small ones never load the compiler); ``True``: from the first
+        iteration; ``False``: never. ``info["compiled"]`` says whether it ran, ``info["compiled_from"]`` from when.
+
         Primal average (``average``, default :data:`DUAL_PRIMAL_AVERAGE`): the point tested and returned is
         :math:`c(\bar y_k)`, :math:`\bar y_k = (1 - \vartheta_k)\bar y_{k-1} + \vartheta_k y_k`,
         :math:`\vartheta_k = 1 / t_k = a / (k + a - 1)` (``k`` counted since the last restart, which also restarts
@@ -461,9 +500,11 @@ from sosproj.data.residuals import ResidualLayout
         fused = lay.fused_normal
         # the compiled kernels (sosproj.data.fused_kernel: the normal map in one loop over the tables, the FISTA
         # step's vector work in two passes); the same arithmetic as the numpy steps up to round-off
-        compiled = fused and (lay.compiled_normal if compiled is None else bool(compiled) and lay._kernel_applies())
-        inv_uni = 1.0 / (total * self._uniform) if compiled and total > 0 else None
-        compiled = compiled and inv_uni is not None
+        # (compiled=None: from iteration ``switch``, compiled_switch_iteration; True: from the start; False: never)
+        can = fused and total > 0 and (lay.compiled_normal if compiled is None else lay._kernel_applies())
+        switch = (compiled_switch_iteration(lay) if compiled is None else 0) if can and compiled is not False else None
+        compiled = switch == 0
+        inv_uni = 1.0 / (total * self._uniform) if switch is not None else None
         tab0 = lay.forward(primal(np.zeros(lay.tab_size))) if fused else None
         shift = -step * tab0 if fused else None
         # the primal point tested and returned: c(lam) or, averaged, c(ybar) (c is affine, so c(ybar) is the
@@ -476,6 +517,8 @@ from sosproj.data.residuals import ResidualLayout
         c = rt.copy()
         it = 0
         for it in range(1, self.max_iter + 1):
+            if switch is not None and it > switch:
+                compiled = True                                    # the same arithmetic from here, compiled
             if ybar is not None:                                   # ybar <- (1 - th) ybar + th y, th = 1 / t_k
                 kk += 1
                 th = DUAL_MOMENTUM_A / (kk + DUAL_MOMENTUM_A - 1.0)
@@ -517,7 +560,7 @@ from sosproj.data.residuals import ResidualLayout
                     # a cheap trigger: theta of B c(point) by the fused map; the test below recomputes it exactly
                     lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=compiled)
                     if compiled:
-                        qmin = _fk.min_scaled(diff, inv_uni)       # = _theta(diff, total), without temporaries
+                        qmin = _fk.kernels()[1](diff, inv_uni)       # = _theta(diff, total), without temporaries
                         th_trig = 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
                     else:
                         th_trig = self._theta(diff, total)
@@ -558,7 +601,8 @@ from sosproj.data.residuals import ResidualLayout
                 "dual_objective": cert["dual_objective"] if cert else None,
                 "duality_gap": gap if cert else None, "complementarity": compl, "lipschitz": lip,
                 "psd": False, "moment_matrix_order": None, "feasible_input": False,
-                "primal_average": average, "compiled": compiled, "time": time.perf_counter() - t0}
+                "primal_average": average, "compiled": compiled, "compiled_from": switch,
+                "time": time.perf_counter() - t0}
         apply_on_fail(converged, on_fail,
                       f"the dual projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
                       "raise max_iter or tol (the returned tables are still non-negative and consistent)",
