@@ -12,6 +12,7 @@ import itertools
 import numpy as np
 import pytest
 
+import sosproj as sp
 import sosproj.data.residuals as residuals
 from sosproj.data import fused_kernel as fk
 from sosproj.data.residuals import ResidualLayout
@@ -190,7 +191,8 @@ def test_switch_to_the_compiled_step_mid_run(monkeypatch):
 
     lay, r = _negative_residuals(seed=7)
     w = mp.table_metric(lay)
-    big = ResidualLayout((9, 16, 7, 8, 5), list(itertools.combinations(range(5), 3)))
+    sizes = sp.load_dataset("adult").domain.sizes                 # Adult's 455 3-way tables, 182 shapes
+    big = ResidualLayout(sizes, list(itertools.combinations(range(len(sizes)), 3)))
     assert ma.compiled_switch_iteration(lay) > 100 and ma.compiled_switch_iteration(big) == 0
     monkeypatch.setattr(ma, "COMPILED_FIXED_COST_S", 0.4 * 7 / ma.compiled_switch_iteration(lay))
     assert ma.compiled_switch_iteration(lay) == 7
