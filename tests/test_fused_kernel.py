@@ -194,7 +194,8 @@ def test_switch_to_the_compiled_step_mid_run(monkeypatch):
     sizes = sp.load_dataset("adult").domain.sizes                 # Adult's 455 3-way tables, 182 shapes
     big = ResidualLayout(sizes, list(itertools.combinations(range(len(sizes)), 3)))
     assert ma.compiled_switch_iteration(lay) > 100 and ma.compiled_switch_iteration(big) == 0
-    monkeypatch.setattr(ma, "COMPILED_FIXED_COST_S", 0.4 * 7 / ma.compiled_switch_iteration(lay))
+    monkeypatch.setattr(ma, "COMPILED_MIN_RUN", 1)
+    monkeypatch.setattr(ma, "COMPILED_FIXED_COST_S", 0.4 * 6.5 / ma.compiled_switch_iteration(lay))
     assert ma.compiled_switch_iteration(lay) == 7
     a, ia = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise")
     b, ib = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=False)
