@@ -120,37 +120,29 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
             for i in range(s01, se + 1):
                 scratch[i] = 0.0
             for a in range(n0):
+                row02 = scratch[s02 + a * n2:s02 + (a + 1) * n2]      # row views: the inner loop vectorizes
                 for b in range(n1):
                     base = off + (a * n1 + b) * n2
+                    yr = y[base:base + n2]
+                    row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
                     acc = 0.0
-                    r02 = s02 + a * n2
-                    r12 = s12 + b * n2
                     for c in range(n2):
-                        x = y[base + c]
+                        x = yr[c]
                         acc += x
-                        scratch[r02 + c] += x
-                        scratch[r12 + c] += x
+                        row02[c] += x
+                        row12[c] += x
                     scratch[s01 + a * n1 + b] = acc
+                    scratch[s0 + a] += acc
+                    scratch[s1 + b] += acc
             tot = 0.0
             for a in range(n0):
-                for b in range(n1):
-                    x = scratch[s01 + a * n1 + b]
-                    scratch[s0 + a] += x
-                    scratch[s1 + b] += x
-                    tot += x
-            for a in range(n0):
+                tot += scratch[s0 + a]
+            for b in range(n1):
+                row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
                 for c in range(n2):
-                    scratch[s2 + c] += scratch[s02 + a * n2 + c]
-            # sums -> means over the dropped axes
-            f = 1.0 / n2
-            for i in range(n0 * n1):
-                scratch[s01 + i] *= f
-            f = 1.0 / n1
-            for i in range(n0 * n2):
-                scratch[s02 + i] *= f
-            f = 1.0 / n0
-            for i in range(n1 * n2):
-                scratch[s12 + i] *= f
+                    scratch[s2 + c] += row12[c]
+            # the 2-way blocks keep their sums (scaled to means where used: g01 = 1 / n2, ...), the 1-way ones and the
+            # total become means
             f = 1.0 / (n1 * n2)
             for a in range(n0):
                 scratch[s0 + a] *= f
@@ -162,18 +154,21 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                 scratch[s2 + c] *= f
             me = tot / (n0 * n1 * n2)
             scratch[se] = me
+            g01 = 1.0 / n2
+            g02 = 1.0 / n1
+            g12 = 1.0 / n0
             k = koff[t, 3]                                   # {0, 1}
             for a in range(n0):
                 for b in range(n1):
-                    u[k + a * n1 + b] += scratch[s01 + a * n1 + b] - scratch[s0 + a] - scratch[s1 + b] + me
+                    u[k + a * n1 + b] += scratch[s01 + a * n1 + b] * g01 - scratch[s0 + a] - scratch[s1 + b] + me
             k = koff[t, 5]                                   # {0, 2}
             for a in range(n0):
                 for c in range(n2):
-                    u[k + a * n2 + c] += scratch[s02 + a * n2 + c] - scratch[s0 + a] - scratch[s2 + c] + me
+                    u[k + a * n2 + c] += scratch[s02 + a * n2 + c] * g02 - scratch[s0 + a] - scratch[s2 + c] + me
             k = koff[t, 6]                                   # {1, 2}
             for b in range(n1):
                 for c in range(n2):
-                    u[k + b * n2 + c] += scratch[s12 + b * n2 + c] - scratch[s1 + b] - scratch[s2 + c] + me
+                    u[k + b * n2 + c] += scratch[s12 + b * n2 + c] * g12 - scratch[s1 + b] - scratch[s2 + c] + me
             k = koff[t, 1]
             for a in range(n0):
                 u[k + a] += scratch[s0 + a] - me
@@ -252,7 +247,7 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                 for b in range(n1):
                     i = s01 + a * n1 + b
                     scratch[i] = beta * (u[k01 + a * n1 + b] * f01 + u[k0 + a] * f0 + ve
-                                         + iw * (scratch[s0 + a] - scratch[i] - me))
+                                         + iw * (scratch[s0 + a] - scratch[i] * f01 - me))
             k02 = koff[t, 5]
             k2 = koff[t, 4]
             f02 = 1.0 / n1
@@ -261,7 +256,7 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                 for c in range(n2):
                     i = s02 + a * n2 + c
                     scratch[i] = beta * (u[k02 + a * n2 + c] * f02 + u[k2 + c] * f2
-                                         + iw * (scratch[s2 + c] - scratch[i]))
+                                         + iw * (scratch[s2 + c] - scratch[i] * f02))
             k12 = koff[t, 6]
             k1 = koff[t, 2]
             f12 = 1.0 / n0
@@ -270,21 +265,40 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                 for c in range(n2):
                     i = s12 + b * n2 + c
                     scratch[i] = beta * (u[k12 + b * n2 + c] * f12 + u[k1 + b] * f1
-                                         + iw * (scratch[s1 + b] - scratch[i]))
+                                         + iw * (scratch[s1 + b] - scratch[i] * f12))
             for a in range(n0):
+                row02 = scratch[s02 + a * n2:s02 + (a + 1) * n2]
                 for b in range(n1):
                     base = off + (a * n1 + b) * n2
                     h = scratch[s01 + a * n1 + b]
-                    r02 = s02 + a * n2
-                    r12 = s12 + b * n2
-                    if has_shift:
+                    row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
+                    yr = y[base:base + n2]
+                    outr = out[base:base + n2]
+                    if mode == 1:                              # the FISTA step, cell by cell (as _put)
+                        shr = shift[base:base + n2]
+                        lr = lam[base:base + n2]
+                        d0 = 0.0
+                        d1 = 0.0
                         for c in range(n2):
-                            v = shift[base + c] + coef * y[base + c] + (h + scratch[r02 + c] + scratch[r12 + c])
-                            dot += _put(mode, base + c, v, y, out, lam, a_coef)
+                            yi = yr[c]
+                            v = shr[c] + coef * yi + (h + row02[c] + row12[c])
+                            x = v if v > 0.0 else 0.0
+                            li = lr[c]
+                            dd = (yi - x) * (x - li)
+                            if c & 1:                          # two partial sums: no serial add chain
+                                d1 += dd
+                            else:
+                                d0 += dd
+                            outr[c] = x
+                            yr[c] = (x - li) * a_coef + x
+                        dot += d0 + d1
+                    elif has_shift:
+                        shr = shift[base:base + n2]
+                        for c in range(n2):
+                            outr[c] = shr[c] + coef * yr[c] + (h + row02[c] + row12[c])
                     else:
                         for c in range(n2):
-                            v = coef * y[base + c] + (h + scratch[r02 + c] + scratch[r12 + c])
-                            dot += _put(mode, base + c, v, y, out, lam, a_coef)
+                            outr[c] = coef * yr[c] + (h + row02[c] + row12[c])
         elif j == 2:
             s0 = so
             s1 = s0 + n0
