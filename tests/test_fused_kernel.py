@@ -202,3 +202,18 @@ def test_switch_to_the_compiled_step_mid_run(monkeypatch):
     assert ia["compiled"] and ia["compiled_from"] == 7 and not ib["compiled"]
     assert ia["iterations"] == ib["iterations"] > 7
     assert np.abs(lay.forward(a) - lay.forward(b)).max() <= 1e-8 * max(1.0, float(np.abs(lay.forward(b)).max()))
+
+
+@needs_numba
+@pytest.mark.parametrize("seed", range(4))
+def test_normal_min_equals_the_min_of_the_scaled_map(seed):
+    """The stopping trigger's compiled minimum (nothing written) against the numpy map, scaled."""
+    rng = np.random.default_rng(seed)
+    lay = _random_layout(rng)
+    y = rng.standard_normal(lay.tab_size)
+    inv_w = lay.expand(rng.random(len(lay.residual_sets)) + 0.1)
+    shift = rng.standard_normal(lay.tab_size)
+    scale = rng.random(lay.tab_size) + 0.5
+    ref = float(np.min(scale * lay.normal_apply(y, inv_w, shift=shift, compiled=False)))
+    got = lay.normal_min(y, inv_w, shift, scale)
+    assert abs(got - ref) <= 1e-12 * max(1.0, abs(ref))

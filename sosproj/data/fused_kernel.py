@@ -34,8 +34,9 @@ The rest of the dual's FISTA step (``mode=1``: projection onto :math:`\lambda\ge
 inner product, the momentum point) runs in the second pass over each table, cell by cell (one read of ``y``,
 the shift and :math:`\lambda`, one write of the new multiplier and of the next momentum point: the step is
 memory-bound, and the numpy loop made eleven table-sized passes where this makes six), and the stopping
-trigger's minimum (:func:`min_scaled`) is compiled too. ``cache=True``: the first call of a process compiles (or
-loads from ``__pycache__``) once; :data:`HAVE_NUMBA` is ``False`` when numba is missing, and the callers then use numpy.
+trigger's minimum over the cells is one more mode of the same kernel (``mode=2``: nothing written).
+``cache=True``: the first call of a process compiles (or loads from ``__pycache__``) once; :data:`HAVE_NUMBA` is
+``False`` when numba is missing, and the callers then use numpy.
 """
 
 from __future__ import annotations
@@ -49,17 +50,17 @@ import numpy as np
 #: CPU per process, paid only by the callers that use them, :func:`kernels`).
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
-__all__ = ["HAVE_NUMBA", "MAX_ORDER", "kernels", "fused_normal", "min_scaled"]
+__all__ = ["HAVE_NUMBA", "MAX_ORDER", "kernels", "fused_normal"]
 
 #: Largest table order (attributes per table) the compiled kernel handles; layouts with larger tables use numpy.
 MAX_ORDER = 3
 
-_KERNELS: tuple[Any, Any] | None = None
+_KERNELS: Any = None
 
 
-def kernels() -> tuple[Any, Any]:
-    """The compiled ``(fused_normal, min_scaled)`` (numba ``njit``, ``cache=True``), built on the first call of a
-    process: numba is imported then, and each kernel is compiled (~2.4 s CPU, once per installation) or loaded
+def kernels() -> Any:
+    """The compiled :func:`fused_normal` (numba ``njit``, ``cache=True``), built on the first call of a
+    process: numba is imported then, and the kernel is compiled (~2.4 s CPU, once per installation) or loaded
     from numba's cache in ``__pycache__`` (~0.2 s); ``benchmarks/results_marginals/lnn29/jit_cold.txt``."""
     global _KERNELS
     if _KERNELS is None:
@@ -67,7 +68,7 @@ def kernels() -> tuple[Any, Any]:
 
         jit = numba.njit(cache=True, nogil=True, error_model="numpy")
         globals()["_put"] = jit(_put)              # fused_normal calls the compiled cell step
-        _KERNELS = (jit(fused_normal), jit(min_scaled))
+        _KERNELS = jit(fused_normal)
     return _KERNELS
 
 
@@ -79,6 +80,8 @@ def _put(mode, i, v, y, out, lam, a_coef):
     if mode == 0:
         out[i] = v
         return 0.0
+    if mode == 2:
+        return v * lam[i]
     x = v if v > 0.0 else 0.0
     li = lam[i]
     d = (y[i] - x) * (x - li)
@@ -89,15 +92,19 @@ def _put(mode, i, v, y, out, lam, a_coef):
 
 def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch,  # noqa: C901
                  mode, lam, a_coef):
-    """``out = alpha y + beta B diag(1/w) P B^T y (+ shift)`` (module docstring). ``tinfo[t]`` = (order ``j``,
+    r"""``out = alpha y + beta B diag(1/w) P B^T y (+ shift)`` (module docstring). ``tinfo[t]`` = (order ``j``,
     ``n0, n1, n2``, table offset, scratch offset); ``koff[t, mask]`` the offset in the lower-set vector ``u``
     of the subset of the table's axes with bit ``p`` of ``mask`` set for axis ``p``; ``iw_low``: ``1 / w`` on
     the lower-set entries (0 on the empty set); ``iw_tab[t]``: ``1 / w`` of table ``t``'s own set.
 
     ``mode=1``: the whole FISTA step of the LNN dual in the same pass (:func:`_put`; ``out`` is the new
     multiplier, ``y`` becomes the next momentum point unless the returned restart-test value is positive, in which
-    case the caller sets ``y = out``). Returns the restart-test value (0 for ``mode=0``)."""
+    case the caller sets ``y = out``). Returns the restart-test value (0 for ``mode=0``).
+
+    ``mode=2`` (needs ``has_shift``): nothing is written; returns :math:`\min_i v_i\,\mathrm{lam}_i` over the cells of
+    ``v = alpha y + beta N y + shift`` (the dual's stopping trigger, ``lam`` = the reciprocal uniform tables)."""
     dot = 0.0
+    qmin = np.inf
     ntab = tinfo.shape[0]
     for i in range(u.size):
         u[i] = 0.0
@@ -292,6 +299,13 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                             outr[c] = x
                             yr[c] = (x - li) * a_coef + x
                         dot += d0 + d1
+                    elif mode == 2:                            # the trigger's min of v * lam, nothing written
+                        shr = shift[base:base + n2]
+                        lr = lam[base:base + n2]
+                        for c in range(n2):
+                            q = (shr[c] + coef * yr[c] + (h + row02[c] + row12[c])) * lr[c]
+                            if q < qmin:
+                                qmin = q
                     elif has_shift:
                         shr = shift[base:base + n2]
                         for c in range(n2):
@@ -319,22 +333,20 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                     v = coef * y[base + b] + (h + scratch[s1 + b])
                     if has_shift:
                         v += shift[base + b]
-                    dot += _put(mode, base + b, v, y, out, lam, a_coef)
+                    r = _put(mode, base + b, v, y, out, lam, a_coef)
+                    if mode == 2:
+                        qmin = min(qmin, r)
+                    else:
+                        dot += r
         else:
             h = beta * (u[koff[t, 0]] / n0 - iw * scratch[so])
             for a in range(n0):
                 v = coef * y[off + a] + h
                 if has_shift:
                     v += shift[off + a]
-                dot += _put(mode, off + a, v, y, out, lam, a_coef)
-    return dot
-
-
-def min_scaled(t, s):
-    """``min_i t_i s_i`` (the stopping trigger's ``q = t / u``, ``s = 1 / u``) in one pass, no temporary."""
-    m = np.inf
-    for i in range(t.size):
-        x = t[i] * s[i]
-        if x < m:
-            m = x
-    return m
+                r = _put(mode, off + a, v, y, out, lam, a_coef)
+                if mode == 2:
+                    qmin = min(qmin, r)
+                else:
+                    dot += r
+    return qmin if mode == 2 else dot

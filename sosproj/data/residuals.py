@@ -431,7 +431,7 @@ class ResidualLayout:
             tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
             ybuf = np.ascontiguousarray(y)
             sh = np.ascontiguousarray(shift, dtype=float) if shift is not None else ybuf
-            _fk.kernels()[0](ybuf, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], float(alpha), float(beta), sh,
+            _fk.kernels()(ybuf, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], float(alpha), float(beta), sh,
                              shift is not None, t, np.empty(low.size), np.empty(n_scratch), 0, t, 0.0)
             return t
         if not self.fused_normal:
@@ -518,12 +518,19 @@ class ResidualLayout:
         table as the map's second half (:func:`sosproj.data.fused_kernel.fused_normal`, ``mode=1``). Returns
         whether it restarted."""
         tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
-        dot = _fk.kernels()[0](y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
+        dot = _fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
                                lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum))
         if dot > 0.0:
             y[...] = lam_new
             return True
         return False
+
+    def normal_min(self, y: np.ndarray, inv_w: np.ndarray, shift: np.ndarray, scale: np.ndarray) -> float:
+        """``min_i scale_i (N y + shift)_i`` (``N`` as in :meth:`normal_apply`, ``alpha = 0, beta = 1``) by the compiled
+        kernel without writing the tables (needs :attr:`compiled_normal`): the LNN dual's stopping trigger."""
+        tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
+        return float(_fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 0.0, 1.0, shift, True,
+                                      y, np.empty(low.size), np.empty(n_scratch), 2, scale, 0.0))
 
     def _kernel_plan(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """Cached index arrays of the compiled normal map (:func:`sosproj.data.fused_kernel.fused_normal`): per

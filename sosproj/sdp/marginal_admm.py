@@ -45,7 +45,6 @@ from typing import Any
 
 import numpy as np
 
-from sosproj.data import fused_kernel as _fk
 from sosproj.data.residuals import ResidualLayout
 from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail
@@ -204,8 +203,7 @@ class MarginalProjector:
     psd : add the one-hot degree-2 moment constraint (:class:`OneHotMoment`).
     tol : relative primal/dual residual tolerance; max_iter : iteration cap.
 
-    >>> from sosproj.data import fused_kernel as _fk
-from sosproj.data.residuals import ResidualLayout
+    >>> from sosproj.data.residuals import ResidualLayout
     >>> lay = ResidualLayout((2, 2), [(0, 1)])
     >>> r = lay.residuals_of_tables([np.array([[3.0, -1.0], [1.0, 1.0]])])   # a negative cell
     >>> c, info = MarginalProjector(lay, np.ones(4)).solve(r)
@@ -558,11 +556,11 @@ from sosproj.data.residuals import ResidualLayout
             for point in ((lam,) if ybar is None else (lam, ybar)):    # the last iterate first, then the average
                 if fused and not last:
                     # a cheap trigger: theta of B c(point) by the fused map; the test below recomputes it exactly
-                    lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=compiled)
-                    if compiled:
-                        qmin = _fk.kernels()[1](diff, inv_uni)       # = _theta(diff, total), without temporaries
+                    if compiled:                                   # = _theta of the map, nothing written
+                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni)
                         th_trig = 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
                     else:
+                        lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=False)
                         th_trig = self._theta(diff, total)
                     if th_trig > self.tol:
                         continue
