@@ -1018,7 +1018,7 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
        projection and the step is exact by construction.
     Post-processing: reads only the noisy residuals, the released total and the public layout.
     """
-    from sosproj.sdp.marginal_admm import MarginalProjector
+    from sosproj.sdp.marginal_admm import MarginalProjector, compiled_switch_iteration
 
     lay = meas.layout
     if reconstruction == "blue":        # the linear estimate: the unmeasured residuals stay 0
@@ -1039,7 +1039,12 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
             if A:
                 sub.residual(r_sub, A)[...] = lay.residual(meas.residuals, A)
         sub_meas = Measurement(sub, r_sub, meas.sigmas[i_full], meas.spec, meas.allocation, meas.m_public)
-        r_sub, info = RECONSTRUCTIONS[reconstruction](sub_meas, options)
+        sub_options = options
+        if "compiled" not in options and lay.compiled_normal and compiled_switch_iteration(lay) == 0:
+            # the full layout's projection below loads the compiled LNN kernel anyway (sizes only: public), so
+            # the measured family's dual runs it from its first iteration (the same answer up to round-off)
+            sub_options = {**options, "compiled": True}
+        r_sub, info = RECONSTRUCTIONS[reconstruction](sub_meas, sub_options)
         info = {**info, "measured_family": top}
         for A in sub.residual_sets:
             if A:
@@ -1048,7 +1053,7 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
     r, einfo = extrapolate_unmeasured(lay, r, measured, sub_tabs)
     info = {**info, "ipf_unmet": einfo["ipf_unmet"]}
     proj = MarginalProjector(lay, table_metric(lay), tol=float(options.get("tol", 1e-3)),
-                             max_iter=int(options.get("max_iter", 1000)))
+                             max_iter=int(options.get("max_iter", 1000)), compiled=options.get("compiled"))
     r_mix, theta = proj.make_nonnegative(r)
     exact = theta <= EXACT_THETA          # non-negative up to round-off: no projection
     if exact:

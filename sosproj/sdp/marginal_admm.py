@@ -202,6 +202,8 @@ class MarginalProjector:
     weights : ``w_A`` per closure set (``1 / sigma_A^2``; the empty set's weight is ignored).
     psd : add the one-hot degree-2 moment constraint (:class:`OneHotMoment`).
     tol : relative primal/dual residual tolerance; max_iter : iteration cap.
+    compiled : default of :meth:`solve_dual`'s ``compiled`` (the compiled dual step; ``None``: from the iteration
+        :func:`compiled_switch_iteration` picks).
 
     >>> from sosproj.data.residuals import ResidualLayout
     >>> lay = ResidualLayout((2, 2), [(0, 1)])
@@ -213,8 +215,10 @@ class MarginalProjector:
 
     def __init__(self, layout: ResidualLayout, weights: np.ndarray, *, psd: bool = False,
                  tol: float = 1e-3, max_iter: int = 1000, rho: float | None = None,
-                 alpha: float = 1.6) -> None:
+                 alpha: float = 1.6, compiled: bool | None = None) -> None:
         self.layout = layout
+        #: Default of :meth:`solve_dual`'s ``compiled`` (``None``: :func:`compiled_switch_iteration` decides).
+        self.compiled = None if compiled is None else bool(compiled)
         w = np.asarray(weights, dtype=float).ravel()
         if w.shape != (len(layout.residual_sets),) or not np.all(np.isfinite(w)) or np.any(w < 0):
             raise InvalidParameterError("weights must be finite, non-negative, one per closure set")
@@ -451,6 +455,7 @@ class MarginalProjector:
         check_on_fail(on_fail)
         check_every = check_int(check_every, "check_every", minimum=1)
         average = DUAL_PRIMAL_AVERAGE if average is None else bool(average)
+        compiled = self.compiled if compiled is None else compiled
         if self.moment is not None:
             raise InvalidParameterError("solve_dual handles the LNN projection only (psd=False); use solve")
         t0 = time.perf_counter()
