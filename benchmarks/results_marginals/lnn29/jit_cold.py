@@ -24,9 +24,7 @@ iw = lay.expand(np.ones(len(lay.residual_sets)))
 c3 = time.process_time()
 lay.normal_apply(y, iw, compiled=True)
 lay.dual_step(y.copy(), y, np.empty_like(y), iw, 0.5, y, 0.1)
-from sosproj.data import fused_kernel as fk  # noqa: E402
-
-fk.min_scaled(y, y)
+lay.normal_min(y, iw, y, y)
 c4 = time.process_time()
 lay.normal_apply(y, iw, compiled=True)
 c5 = time.process_time()
