@@ -512,7 +512,7 @@ class ResidualLayout:
         r"""One projected-gradient step with momentum of the LNN dual, compiled, in place (needs
         :attr:`compiled_normal`): ``lam_new = max(y + step (shift' - N y), 0)`` as :meth:`normal_apply` with
         ``alpha = 1, beta = -step`` and ``shift`` (``= -step B c(0)``), then the restart test of O'Donoghue & Candes
-        :math:`(y - \lambda_{new})^	op(\lambda_{new} - \lambda) > 0`, and ``y <- lam_new`` on a restart, else
+        :math:`(y - \lambda_{new})^\top(\lambda_{new} - \lambda) > 0`, and ``y <- lam_new`` on a restart, else
         ``y <- lam_new + momentum (lam_new - lam)``: the steps of
         :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual`'s numpy loop, in the same pass over each
         table as the map's second half (:func:`sosproj.data.fused_kernel.fused_normal`, ``mode=1``). Returns
