@@ -1122,10 +1122,10 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                  "adjacency": Adjacency.parse(adjacency),
                  "calibration": check_choice(calibration, "calibration", CALIBRATIONS)}
     opts = dict(options or {})
-    unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho"}
+    unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho", "compiled"}
     if unknown:
         raise InvalidParameterError(
-            f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail'; got {sorted(unknown)}")
+            f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail', 'compiled'; got {sorted(unknown)}")
     if workload is None:
         check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
