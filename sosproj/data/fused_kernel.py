@@ -50,12 +50,26 @@ import numpy as np
 #: CPU per process, paid only by the callers that use them, :func:`kernels`).
 HAVE_NUMBA = importlib.util.find_spec("numba") is not None
 
-__all__ = ["HAVE_NUMBA", "MAX_ORDER", "kernels", "fused_normal"]
+__all__ = ["HAVE_NUMBA", "MAX_ORDER", "available", "kernels", "fused_normal"]
 
 #: Largest table order (attributes per table) the compiled kernel handles; layouts with larger tables use numpy.
 MAX_ORDER = 3
 
 _KERNELS: Any = None
+
+
+def available() -> bool:
+    """Whether the compiled kernel can be used: numba found AND importable and the kernel built (a broken numba
+    install turns :data:`HAVE_NUMBA` off for the process instead of failing the caller, which then uses numpy)."""
+    global HAVE_NUMBA
+    if not HAVE_NUMBA:
+        return False
+    try:
+        kernels()
+    except Exception:  # noqa: BLE001 - any failure of the optional compiler means: use numpy
+        HAVE_NUMBA = False
+        return False
+    return True
 
 
 def kernels() -> Any:

@@ -388,6 +388,10 @@ class ResidualLayout:
         :data:`~sosproj.data.fused_kernel.MAX_ORDER` attributes."""
         return COMPILED_NORMAL and self._kernel_applies()
 
+    def kernel_ready(self) -> bool:
+        """:attr:`compiled_normal`'s conditions without the switch, and the kernel built (numba imported now)."""
+        return self._kernel_applies() and _fk.available()
+
     def _kernel_applies(self) -> bool:
         """Numba is installed and the layout is :attr:`fused_normal` with tables of at most ``MAX_ORDER`` axes."""
         f = getattr(self, "_kernel_flag", None)
@@ -423,8 +427,8 @@ class ResidualLayout:
         inv_w = np.asarray(inv_w, dtype=float)
         t = np.empty(self.tab_size) if out is None else out
         if compiled is None:
-            compiled = self.compiled_normal
-        elif compiled and not self._kernel_applies():
+            compiled = self.compiled_normal and _fk.available()
+        elif compiled and not (self._kernel_applies() and _fk.available()):
             raise InvalidParameterError("the compiled normal map needs numba and a fused layout of tables "
                                         f"with at most {_fk.MAX_ORDER} attributes")
         if compiled:

@@ -506,6 +506,8 @@ class MarginalProjector:
         # (compiled=None: from iteration ``switch``, compiled_switch_iteration; True: from the start; False: never)
         can = fused and total > 0 and (lay.compiled_normal if compiled is None else lay._kernel_applies())
         switch = (compiled_switch_iteration(lay) if compiled is None else 0) if can and compiled is not False else None
+        if switch == 0 and not lay.kernel_ready():                # numba unusable after all: numpy throughout
+            switch = None
         compiled = switch == 0
         inv_uni = 1.0 / (total * self._uniform) if switch is not None else None
         tab0 = lay.forward(primal(np.zeros(lay.tab_size))) if fused else None
@@ -520,8 +522,10 @@ class MarginalProjector:
         c = rt.copy()
         it = 0
         for it in range(1, self.max_iter + 1):
-            if switch is not None and it > switch:
-                compiled = True                                    # the same arithmetic from here, compiled
+            if switch is not None and it > switch and not compiled:
+                compiled = lay.kernel_ready()                      # the same arithmetic from here, compiled
+                if not compiled:
+                    switch = None
             if ybar is not None:                                   # ybar <- (1 - th) ybar + th y, th = 1 / t_k
                 kk += 1
                 th = DUAL_MOMENTUM_A / (kk + DUAL_MOMENTUM_A - 1.0)
