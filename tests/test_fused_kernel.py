@@ -250,3 +250,16 @@ def test_release_on_the_compiled_path_equals_the_numpy_path(monkeypatch):
         for p, attr in enumerate(w):
             marg = a.sum(axis=tuple(q for q in range(3) if q != p))
             assert np.allclose(marg, on.table((attr,)), atol=1e-8 * m)
+
+
+def test_a_broken_numba_falls_back_to_numpy(monkeypatch):
+    """numba found but failing to import or compile: the dual runs on numpy (reported), the release does not fail."""
+    def broken():
+        raise ImportError("numba is broken here")
+
+    monkeypatch.setattr(fk, "HAVE_NUMBA", True)
+    monkeypatch.setattr(fk, "kernels", broken)
+    lay, r = _negative_residuals(seed=4)
+    w = mp.table_metric(lay)
+    _a, info = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
+    assert info["converged"] and not info["compiled"] and not fk.HAVE_NUMBA
