@@ -1040,9 +1040,13 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
                 sub.residual(r_sub, A)[...] = lay.residual(meas.residuals, A)
         sub_meas = Measurement(sub, r_sub, meas.sigmas[i_full], meas.spec, meas.allocation, meas.m_public)
         sub_options = options
-        if "compiled" not in options and lay.compiled_normal and compiled_switch_iteration(lay) == 0:
-            # the full layout's projection below loads the compiled LNN kernel anyway (sizes only: public), so
-            # the measured family's dual runs it from its first iteration (the same answer up to round-off)
+        if ("compiled" not in options and max(len(A) for A in top) >= 2 and lay.compiled_normal
+                and compiled_switch_iteration(lay) == 0):
+            # the full layout's projection below loads the compiled LNN kernel anyway (sizes only: public), so the
+            # measured family's dual runs it from its first iteration (the same answer up to round-off). Only when
+            # a set of >= 2 attributes is measured: with 1-way margins alone every extrapolated table is a product
+            # of non-negative tables, the projection below never runs and the kernel would be loaded for nothing
+            # (adult at epsilon 0.03: 1.1 against 0.8 s CPU, benchmarks/results_marginals/lnn29/)
             sub_options = {**options, "compiled": True}
         r_sub, info = RECONSTRUCTIONS[reconstruction](sub_meas, sub_options)
         info = {**info, "measured_family": top}
