@@ -30,7 +30,7 @@ from sosproj.cli.output import Console
 #: solver backends sosproj can use: distribution name -> import name
 SOLVERS = {"scs": "scs", "clarabel": "clarabel", "cvxpy": "cvxpy", "mosek": "mosek"}
 #: the other runtime dependencies reported by ``sosproj info``
-PACKAGES = ("numpy", "scipy", "sympy", "matplotlib", "tqdm", "joblib", "threadpoolctl")
+PACKAGES = ("numpy", "scipy", "sympy", "matplotlib", "tqdm", "joblib", "threadpoolctl", "numba")
 THREAD_VARS = ("SOSPROJ_NUM_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
                "VECLIB_MAXIMUM_THREADS", "NUMEXPR_NUM_THREADS")
 

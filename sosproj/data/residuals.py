@@ -59,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from sosproj.data import fused_kernel as _fk
 from sosproj.errors import InvalidParameterError
 from sosproj.validation import check_memory
 
@@ -82,6 +83,10 @@ def closure(workload: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
             out.update(itertools.combinations(w, j))
     return sorted(out, key=lambda s: (len(s), s))
 
+
+#: Whether :meth:`ResidualLayout.normal_apply` uses the compiled kernel where it applies
+#: (:attr:`ResidualLayout.compiled_normal`); ``False`` forces the numpy form (same numbers up to round-off).
+COMPILED_NORMAL = True
 
 #: ``_NEWAXIS[a]`` indexes an array with a new axis of length 1 at position ``a`` (``np.expand_dims``
 #: without its per-call argument normalization, which cost ~10% of the transforms on adult's 182 shapes).
@@ -371,10 +376,32 @@ class ResidualLayout:
         """Whether :meth:`normal_apply` can skip the full blocks: every table's full block (the residual of
         its own attribute set) lies in no other table (true for any workload of sets of one size, e.g. all
         ``k``-way marginals, and for the maximal sets of a family), and no table is the empty set."""
-        return not any(self._full_shared) and all(G.shape for G in self.tab_groups)
+        f = getattr(self, "_fused_flag", None)
+        if f is None:
+            f = self._fused_flag = not any(self._full_shared) and all(G.shape for G in self.tab_groups)
+        return f
+
+    @property
+    def compiled_normal(self) -> bool:
+        """Whether :meth:`normal_apply` runs the compiled kernel (:mod:`sosproj.data.fused_kernel`): numba is
+        installed, :data:`COMPILED_NORMAL` is on, the layout is :attr:`fused_normal` and no table has more than
+        :data:`~sosproj.data.fused_kernel.MAX_ORDER` attributes."""
+        return COMPILED_NORMAL and self._kernel_applies()
+
+    def kernel_ready(self) -> bool:
+        """:attr:`compiled_normal`'s conditions without the switch, and the kernel built (numba imported now)."""
+        return self._kernel_applies() and _fk.available()
+
+    def _kernel_applies(self) -> bool:
+        """Numba is installed and the layout is :attr:`fused_normal` with tables of at most ``MAX_ORDER`` axes."""
+        f = getattr(self, "_kernel_flag", None)
+        if f is None:
+            f = self._kernel_flag = _fk.HAVE_NUMBA and all(len(G.shape) <= _fk.MAX_ORDER for G in self.tab_groups)
+        return f and self.fused_normal
 
     def normal_apply(self, y: np.ndarray, inv_w: np.ndarray, *, alpha: float = 0.0, beta: float = 1.0,
-                     shift: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
+                     shift: np.ndarray | None = None, out: np.ndarray | None = None,
+                     compiled: bool | None = None) -> np.ndarray:
         r"""``alpha y + beta N y + shift`` in table space, with :math:`N = B\,\mathrm{diag}(w^{-1})\,P\,B^\top`
         (``inv_w``: a flat residual-space vector, constant on each set, e.g. ``1 / w_A`` with 0 on the empty set).
 
@@ -391,10 +418,26 @@ class ResidualLayout:
         :math:`\alpha + \beta w_W^{-1} = 0`, the table metric's projected-gradient step). The lower residuals
         go through a ``bincount`` over their own positions only. Used by the LNN dual
         (:meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual`).
+
+        ``compiled`` (default :attr:`compiled_normal`): the same map by one compiled loop over all tables
+        (:func:`sosproj.data.fused_kernel.fused_normal`; the numpy form above makes a few calls per group of
+        equal-shape tables, whose overhead dominated on Adult's 182 shapes); equal up to round-off.
         """
         y = np.asarray(y, dtype=float)
         inv_w = np.asarray(inv_w, dtype=float)
         t = np.empty(self.tab_size) if out is None else out
+        if compiled is None:
+            compiled = self.compiled_normal and _fk.available()
+        elif compiled and not (self._kernel_applies() and _fk.available()):
+            raise InvalidParameterError("the compiled normal map needs numba and a fused layout of tables "
+                                        f"with at most {_fk.MAX_ORDER} attributes")
+        if compiled:
+            tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
+            ybuf = np.ascontiguousarray(y)
+            sh = np.ascontiguousarray(shift, dtype=float) if shift is not None else ybuf
+            _fk.kernels()(ybuf, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], float(alpha), float(beta), sh,
+                             shift is not None, t, np.empty(low.size), np.empty(n_scratch), 0, t, 0.0)
+            return t
         if not self.fused_normal:
             v = self.adjoint(y)
             v *= inv_w
@@ -466,6 +509,66 @@ class ResidualLayout:
                 else:
                     full_first.append(np.asarray(full)[::per])
             plan = self._fused_cache = (low, face_idx.astype(np.intp), full_first)
+        return plan
+
+    def dual_step(self, y: np.ndarray, lam: np.ndarray, lam_new: np.ndarray, inv_w: np.ndarray, step: float,
+                  shift: np.ndarray, momentum: float) -> bool:
+        r"""One projected-gradient step with momentum of the LNN dual, compiled, in place (needs
+        :attr:`compiled_normal`): ``lam_new = max(y + step (shift' - N y), 0)`` as :meth:`normal_apply` with
+        ``alpha = 1, beta = -step`` and ``shift`` (``= -step B c(0)``), then the restart test of O'Donoghue & Candes
+        :math:`(y - \lambda_{new})^\top(\lambda_{new} - \lambda) > 0`, and ``y <- lam_new`` on a restart, else
+        ``y <- lam_new + momentum (lam_new - lam)``: the steps of
+        :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual`'s numpy loop, in the same pass over each
+        table as the map's second half (:func:`sosproj.data.fused_kernel.fused_normal`, ``mode=1``). Returns
+        whether it restarted."""
+        tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
+        dot = _fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
+                               lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum))
+        if dot > 0.0:
+            y[...] = lam_new
+            return True
+        return False
+
+    def normal_min(self, y: np.ndarray, inv_w: np.ndarray, shift: np.ndarray, scale: np.ndarray) -> float:
+        """``min_i scale_i (N y + shift)_i`` (``N`` as in :meth:`normal_apply`, ``alpha = 0, beta = 1``) by the compiled
+        kernel without writing the tables (needs :attr:`compiled_normal`): the LNN dual's stopping trigger."""
+        tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
+        return float(_fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 0.0, 1.0, shift, True,
+                                      y, np.empty(low.size), np.empty(n_scratch), 2, scale, 0.0))
+
+    def _kernel_plan(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
+        """Cached index arrays of the compiled normal map (:func:`sosproj.data.fused_kernel.fused_normal`): per
+        table ``(j, n0, n1, n2, table offset, scratch offset)``, the offset of each proper subset (bit mask of
+        the table's axes) among the lower residual entries ``low`` (:meth:`_fused_plan`), the position of the
+        table's own set in a residual vector, ``low``, and the scratch size."""
+        plan = getattr(self, "_kernel_cache", None)
+        if plan is None:
+            low, _face_idx, full_first = self._fused_plan()
+            ntab = len(self.workload)
+            tinfo = np.zeros((ntab, 6), dtype=np.int64)
+            koff = np.full((ntab, 8), -1, dtype=np.int64)
+            iw_pos = np.zeros(ntab, dtype=np.int64)
+            t = 0
+            so = 0
+            for g, (G, pats) in enumerate(zip(self.tab_groups, self._patterns)):
+                S = G.shape
+                j = len(S)
+                per = math.prod(S)
+                nsc = sum(math.prod(S[p] for p in range(j) if mask >> p & 1) for mask in range(2**j - 1))
+                rows = slice(t, t + len(G.members))
+                tinfo[rows, 0] = j
+                for p in range(3):
+                    tinfo[rows, 1 + p] = S[p] if p < j else 1
+                tinfo[rows, 4] = G.start + per * np.arange(len(G.members))
+                tinfo[rows, 5] = so + nsc * np.arange(len(G.members))
+                iw_pos[rows] = full_first[g]
+                for mask, (keep, rg, loc, _scale, _vs) in enumerate(pats[:-1]):
+                    RG = self.res_groups[rg]
+                    size = math.prod(S[p] for p in keep)
+                    koff[rows, mask] = np.searchsorted(low, RG.start + loc * size)
+                t += len(G.members)
+                so += nsc * len(G.members)
+            plan = self._kernel_cache = (tinfo, koff, iw_pos, low.astype(np.int64), so)
         return plan
 
     def _mean_vector(self, n: int) -> np.ndarray:

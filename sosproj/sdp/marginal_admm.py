@@ -51,7 +51,7 @@ from sosproj.policy import apply_on_fail, check_on_fail
 from sosproj.sdp.cones import project_psd_dense
 from sosproj.validation import check_int, check_positive
 
-__all__ = ["MarginalProjector", "OneHotMoment", "ProjectorState"]
+__all__ = ["MarginalProjector", "OneHotMoment", "ProjectorState", "compiled_switch_iteration"]
 
 
 class OneHotMoment:
@@ -164,6 +164,35 @@ DUAL_MOMENTUM_A = 4.0
 DUAL_PRIMAL_AVERAGE = False
 
 
+#: CPU seconds a process pays once for the compiled LNN kernels (``import numba`` and the kernels' load from numba's
+#: cache: 0.15 + 0.23 s on the dev box, ``benchmarks/results_marginals/lnn29/jit_cold.txt``; the first compile of an
+#: installation costs ~2.4 s more, once).
+COMPILED_FIXED_COST_S = 0.4
+
+#: Per-iteration CPU the compiled dual step saves over the numpy loop, modelled as ``a * groups + b * cells`` (the
+#: numpy loop's per-call overhead per group of equal-shape tables, its extra table-sized passes per cell): fitted on
+#: the dev box (one BLAS thread): Adult 3-way (182 groups, 2.65M cells) 34.5 -> 10.8 ms, Titanic 3-way (58 groups,
+#: 174k cells) 5.4 -> 0.6 ms for the map alone (``benchmarks/results_marginals/lnn29/README.md``).
+COMPILED_SAVING_PER_GROUP_S = 75e-6
+COMPILED_SAVING_PER_CELL_S = 4e-9
+
+#: A layout whose estimated saving repays :data:`COMPILED_FIXED_COST_S` within this many iterations runs compiled from
+#: the first iteration; a smaller one starts on numpy and switches when the numpy loop's estimated extra cost has
+#: reached the fixed cost (ski rental: never more than twice the better choice's CPU, so short releases, e.g.
+#: Titanic's 40-80 iterations, do not pay for the compiler).
+COMPILED_MIN_RUN = 50
+
+
+def compiled_switch_iteration(layout: ResidualLayout) -> int:
+    """The iteration after which :meth:`MarginalProjector.solve_dual` runs the compiled step (0: from the start), from
+    the layout's sizes only (public; deterministic, so a release does not depend on the process's history)."""
+    saving = (COMPILED_SAVING_PER_GROUP_S * len(layout.tab_groups)
+              + COMPILED_SAVING_PER_CELL_S * layout.tab_size)
+    if saving * COMPILED_MIN_RUN >= COMPILED_FIXED_COST_S:
+        return 0
+    return math.ceil(COMPILED_FIXED_COST_S / max(saving, 1e-12))
+
+
 class MarginalProjector:
     """Weighted least squares onto consistent, locally non-negative workload marginals (+ optional PSD).
 
@@ -173,6 +202,8 @@ class MarginalProjector:
     weights : ``w_A`` per closure set (``1 / sigma_A^2``; the empty set's weight is ignored).
     psd : add the one-hot degree-2 moment constraint (:class:`OneHotMoment`).
     tol : relative primal/dual residual tolerance; max_iter : iteration cap.
+    compiled : default of :meth:`solve_dual`'s ``compiled`` (the compiled dual step; ``None``: from the iteration
+        :func:`compiled_switch_iteration` picks).
 
     >>> from sosproj.data.residuals import ResidualLayout
     >>> lay = ResidualLayout((2, 2), [(0, 1)])
@@ -184,8 +215,10 @@ class MarginalProjector:
 
     def __init__(self, layout: ResidualLayout, weights: np.ndarray, *, psd: bool = False,
                  tol: float = 1e-3, max_iter: int = 1000, rho: float | None = None,
-                 alpha: float = 1.6) -> None:
+                 alpha: float = 1.6, compiled: bool | None = None) -> None:
         self.layout = layout
+        #: Default of :meth:`solve_dual`'s ``compiled`` (``None``: :func:`compiled_switch_iteration` decides).
+        self.compiled = None if compiled is None else bool(compiled)
         w = np.asarray(weights, dtype=float).ravel()
         if w.shape != (len(layout.residual_sets),) or not np.all(np.isfinite(w)) or np.any(w < 0):
             raise InvalidParameterError("weights must be finite, non-negative, one per closure set")
@@ -353,7 +386,7 @@ class MarginalProjector:
         return r, info, state
 
     def solve_dual(self, r_noisy: np.ndarray, *, on_fail: str = "warn", check_every: int = 10,
-                   average: bool | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+                   average: bool | None = None, compiled: bool | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         r"""The LNN projection (``psd=False``) by accelerated projected gradient on its dual, with restarts.
 
         The Lagrangian's minimizer for multipliers :math:`\lambda \ge 0` of ``B c >= 0`` is
@@ -375,6 +408,16 @@ class MarginalProjector:
         blocks through the residual vector (the same numbers up to round-off; Adult's extrapolation projection
         at epsilon 1: the same 500 iterations, tables within 1e-9, 0.84x the CPU,
         ``benchmarks/results_marginals/adult_28/``).
+
+        Compiled step (``compiled``): where the layout allows it (:attr:`~sosproj.data.residuals.ResidualLayout.
+        compiled_normal`: numba installed, tables of at most 3 attributes, the fused layout), the whole iteration --
+        the normal map, the projection onto :math:`\lambda \ge 0`, the restart test and the momentum -- runs as one
+        compiled pass pair over the tables (:meth:`~sosproj.data.residuals.ResidualLayout.dual_step`), the same
+        arithmetic as the numpy loop up to round-off (Adult's extrapolation projection at epsilon 1: the same 500
+        iterations, tables within 3e-9 of the numpy loop's, 3.3x less CPU; ``benchmarks/results_marginals/lnn29/``).
+        ``None`` (default): from the iteration :func:`compiled_switch_iteration` chooses from the layout's sizes (the
+        first one on large layouts; short runs on small ones never load the compiler); ``True``: from the first
+        iteration; ``False``: never. ``info["compiled"]`` says whether it ran, ``info["compiled_from"]`` from when.
 
         Primal average (``average``, default :data:`DUAL_PRIMAL_AVERAGE`): the point tested and returned is
         :math:`c(\bar y_k)`, :math:`\bar y_k = (1 - \vartheta_k)\bar y_{k-1} + \vartheta_k y_k`,
@@ -412,6 +455,7 @@ class MarginalProjector:
         check_on_fail(on_fail)
         check_every = check_int(check_every, "check_every", minimum=1)
         average = DUAL_PRIMAL_AVERAGE if average is None else bool(average)
+        compiled = self.compiled if compiled is None else compiled
         if self.moment is not None:
             raise InvalidParameterError("solve_dual handles the LNN projection only (psd=False); use solve")
         t0 = time.perf_counter()
@@ -457,6 +501,15 @@ class MarginalProjector:
         # fused operator (ResidualLayout.normal_apply): B c(y) = B c(0) + N y, N = B W^-1 P B^T, without the
         # round trip of every table's own residual block; the same numbers as the composition up to round-off
         fused = lay.fused_normal
+        # the compiled kernels (sosproj.data.fused_kernel: the normal map in one loop over the tables, the FISTA
+        # step's vector work in two passes); the same arithmetic as the numpy steps up to round-off
+        # (compiled=None: from iteration ``switch``, compiled_switch_iteration; True: from the start; False: never)
+        can = fused and total > 0 and (lay.compiled_normal if compiled is None else lay._kernel_applies())
+        switch = (compiled_switch_iteration(lay) if compiled is None else 0) if can and compiled is not False else None
+        if switch == 0 and not lay.kernel_ready():                # numba unusable after all: numpy throughout
+            switch = None
+        compiled = switch == 0
+        inv_uni = 1.0 / (total * self._uniform) if switch is not None else None
         tab0 = lay.forward(primal(np.zeros(lay.tab_size))) if fused else None
         shift = -step * tab0 if fused else None
         # the primal point tested and returned: c(lam) or, averaged, c(ybar) (c is affine, so c(ybar) is the
@@ -469,14 +522,23 @@ class MarginalProjector:
         c = rt.copy()
         it = 0
         for it in range(1, self.max_iter + 1):
+            if switch is not None and it > switch and not compiled:
+                compiled = lay.kernel_ready()                      # the same arithmetic from here, compiled
+                if not compiled:
+                    switch = None
             if ybar is not None:                                   # ybar <- (1 - th) ybar + th y, th = 1 / t_k
                 kk += 1
                 th = DUAL_MOMENTUM_A / (kk + DUAL_MOMENTUM_A - 1.0)
                 np.multiply(y, th, out=diff)
                 ybar *= 1.0 - th
                 ybar += diff
-            if fused:                                              # lam_new = y - B c(y) / L in one fused map
-                lay.normal_apply(y, inv_w, alpha=1.0, beta=-step, shift=shift, out=lam_new)
+            if compiled:                                           # the whole step, compiled (ResidualLayout.dual_step)
+                k += 1
+                if lay.dual_step(y, lam, lam_new, inv_w, step, shift, (k - 1.0) / (k + DUAL_MOMENTUM_A)):
+                    k = kk = 0
+                lam, lam_new = lam_new, lam
+            elif fused:                                            # lam_new = y - B c(y) / L in one fused map
+                lay.normal_apply(y, inv_w, alpha=1.0, beta=-step, shift=shift, out=lam_new, compiled=compiled)
             else:
                 lay.forward(primal(y), out=lam_new)
                 if step == 1.0:                                    # the table metric: one pass, same values
@@ -484,17 +546,18 @@ class MarginalProjector:
                 else:
                     lam_new *= -step
                     lam_new += y
-            np.maximum(lam_new, 0.0, out=lam_new)                  # lam_new = max(y - B c(y) / L, 0)
-            k += 1                                                 # iterations since the (re)start
-            np.subtract(lam_new, lam, out=diff)
-            np.subtract(y, lam_new, out=y)                         # y is rewritten below: its buffer holds y - lam
-            if float(y @ diff) > 0.0:                              # the momentum points uphill: restart
-                k = kk = 0                                         # (the average restarts too)
-                y[...] = lam_new
-            else:                                                  # y = lam_new + (k - 1) / (k + a) (lam_new - lam)
-                np.multiply(diff, (k - 1.0) / (k + DUAL_MOMENTUM_A), out=y)
-                y += lam_new
-            lam, lam_new = lam_new, lam
+            if not compiled:
+                k += 1                                             # iterations since the (re)start
+                np.maximum(lam_new, 0.0, out=lam_new)              # lam_new = max(y - B c(y) / L, 0)
+                np.subtract(lam_new, lam, out=diff)
+                np.subtract(y, lam_new, out=y)                     # y is rewritten below: its buffer holds y - lam
+                if float(y @ diff) > 0.0:                          # the momentum points uphill: restart
+                    k = kk = 0                                     # (the average restarts too)
+                    y[...] = lam_new
+                else:                                              # y = lam_new + (k - 1) / (k + a) (lam_new - lam)
+                    np.multiply(diff, (k - 1.0) / (k + DUAL_MOMENTUM_A), out=y)
+                    y += lam_new
+                lam, lam_new = lam_new, lam
             if it % check_every and it != self.max_iter:
                 continue
             last = it == self.max_iter
@@ -502,8 +565,13 @@ class MarginalProjector:
             for point in ((lam,) if ybar is None else (lam, ybar)):    # the last iterate first, then the average
                 if fused and not last:
                     # a cheap trigger: theta of B c(point) by the fused map; the test below recomputes it exactly
-                    lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff)
-                    if self._theta(diff, total) > self.tol:
+                    if compiled:                                   # = _theta of the map, nothing written
+                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni)
+                        th_trig = 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
+                    else:
+                        lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=False)
+                        th_trig = self._theta(diff, total)
+                    if th_trig > self.tol:
                         continue
                 c_p = primal(point)
                 Bc = lay.forward(c_p)
@@ -540,7 +608,8 @@ class MarginalProjector:
                 "dual_objective": cert["dual_objective"] if cert else None,
                 "duality_gap": gap if cert else None, "complementarity": compl, "lipschitz": lip,
                 "psd": False, "moment_matrix_order": None, "feasible_input": False,
-                "primal_average": average, "time": time.perf_counter() - t0}
+                "primal_average": average, "compiled": compiled, "compiled_from": switch,
+                "time": time.perf_counter() - t0}
         apply_on_fail(converged, on_fail,
                       f"the dual projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
                       "raise max_iter or tol (the returned tables are still non-negative and consistent)",
