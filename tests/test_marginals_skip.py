@@ -49,6 +49,47 @@ def test_sensitivity_with_skipped_sets_equals_brute_force(sizes, workload, drop)
     assert_sensitivity_is_brute_force(lay, s)
 
 
+def _measured_sets_all_pairs(lay, s, spec_args, m, threshold):
+    """The rule as first written (all-pairs maximality test): the reference for the immediate-superset version."""
+    from sosproj.privacy.calibration import gaussian_sigma
+    sets = lay.residual_sets
+    keep = np.ones(len(sets), dtype=bool)
+    taus = [float(threshold)] if np.ndim(threshold) == 0 else [float(x) for x in threshold]
+    if max(taus) <= 0:
+        return keep
+    tau_set = np.array([taus[min(len(A), len(taus)) - 1] if A else 0.0 for A in sets])
+    members = [set(A) for A in sets]
+    while int(keep.sum()) > 2:
+        sk = np.where(keep, s, np.inf)
+        sens = mp.residual_sensitivity(lay, sk, spec_args["adjacency"])["sensitivity"]
+        snr = mp.set_snr(lay, gaussian_sigma(spec_args["epsilon"], spec_args["delta"], sens,
+                                             spec_args["calibration"]) * sk, m)
+        maximal = np.array([keep[i] and bool(A) and not any(keep[j] and a < members[j] for j in range(len(sets)))
+                            for i, (A, a) in enumerate(zip(sets, members, strict=True))])
+        low = np.flatnonzero(maximal & (snr < tau_set))
+        if low.size == 0:
+            break
+        if low.size >= int(keep.sum()) - 1:
+            low = low[low != low[np.argmax(snr[low])]]
+        keep[low] = False
+    return keep
+
+
+@pytest.mark.parametrize("sizes, workload", [
+    ((3, 4, 2, 9, 5), all_k_way(5, 3)),
+    ((2, 7, 3, 3, 12, 4), all_k_way(6, 3)),
+    ((5, 3, 4, 6), [(0, 1, 2), (1, 3), (2, 3), (0, 3)]),   # a closure that is not all k-way
+])
+@pytest.mark.parametrize("tau", [1.0, 5.0, (5.0, 5.0, 8.0), (2.0, 30.0), 1e6])
+def test_measured_sets_equals_the_all_pairs_rule(sizes, workload, tau):
+    """The immediate-superset maximality test keeps exactly the sets the all-pairs test keeps (several rounds)."""
+    lay = ResidualLayout(sizes, workload)
+    for m, eps in ((300, 0.3), (2000, 1.0)):
+        s = mp.allocation_shape(lay, "auto", m=m, epsilon=eps)
+        assert np.array_equal(mp.measured_sets(lay, s, _args(eps), m, tau),
+                              _measured_sets_all_pairs(lay, s, _args(eps), m, tau))
+
+
 def test_measured_sets_closed_under_subsets_monotone_and_above_threshold():
     lay = ResidualLayout((3, 4, 2, 9, 5), all_k_way(5, 3))
     o = np.array([len(A) for A in lay.residual_sets])

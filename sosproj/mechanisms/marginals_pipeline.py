@@ -529,6 +529,31 @@ def set_snr(layout: ResidualLayout, sigmas: np.ndarray, m: int) -> np.ndarray:
     return out
 
 
+def _immediate_superset_edges(sets: Sequence[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    r"""Pairs ``(i, j)`` of a family of sorted attribute tuples with ``sets[j] = sets[i] + one attribute``.
+
+    For a family closed under subsets (a workload's closure, and every family :func:`measured_sets` keeps), a set
+    has a strict superset in the family iff it has an immediate one: :math:`O(|\mathcal F|\,|\text{attrs}|)`
+    dictionary look-ups instead of the all-pairs test.
+
+    >>> _immediate_superset_edges([(), (0,), (1,), (0, 1)])
+    (array([0, 0, 1, 2]), array([1, 2, 3, 3]))
+    """
+    pos = {tuple(A): i for i, A in enumerate(sets)}
+    attrs = sorted({a for A in sets for a in A})
+    sub: list[int] = []
+    sup: list[int] = []
+    for i, A in enumerate(sets):
+        have = set(A)
+        for x in attrs:
+            if x not in have:
+                j = pos.get(tuple(sorted((*A, x))))
+                if j is not None:
+                    sub.append(i)
+                    sup.append(j)
+    return np.array(sub, dtype=np.intp), np.array(sup, dtype=np.intp)
+
+
 def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], m: int,
                   threshold: float | tuple[float, ...]) -> np.ndarray:
     r"""Which residual sets the measurement keeps (bool per closure set; the empty set always ``True``).
@@ -551,15 +576,17 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
         return keep
     tau_set = np.array([taus[min(len(A), len(taus)) - 1] if A else 0.0 for A in sets])
     s = np.asarray(s, dtype=float)
-    members = [set(A) for A in sets]
+    nonempty = np.array([bool(A) for A in sets])
+    sub, sup = _immediate_superset_edges(sets)
     while int(keep.sum()) > 2:                      # the empty set and at least one other
         sk = np.where(keep, s, np.inf)
         sens = residual_sensitivity(layout, sk, spec_args["adjacency"])["sensitivity"]
         sigma0 = gaussian_sigma(spec_args["epsilon"], spec_args["delta"], sens, spec_args["calibration"])
         snr = set_snr(layout, sigma0 * sk, m)
-        maximal = np.array([keep[i] and bool(A) and not any(keep[j] and a < members[j]
-                                                             for j in range(len(sets)))
-                            for i, (A, a) in enumerate(zip(sets, members, strict=True))])
+        # maximal among the kept sets: no kept immediate superset (the kept family is closed under subsets, so
+        # a kept strict superset implies a kept immediate one)
+        covered = np.bincount(sub, weights=keep[sup], minlength=len(sets)) > 0
+        maximal = keep & nonempty & ~covered
         low = np.flatnonzero(maximal & (snr < tau_set))
         if low.size == 0:
             break
