@@ -70,8 +70,6 @@ from sosproj.sdp.conic import ConicProblem, smat, svec_dim
 #: a near-optimal dual matrix, many eigenvalues near zero, took minutes at order 2,145.)
 DENSE_EIG_MAX = 6000
 
-_EPS = float(np.finfo(float).eps)
-
 
 def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
     r"""A lower bound on :math:`\lambda_{\min}(M)` of a symmetric matrix (floating-point certified).
@@ -93,7 +91,7 @@ def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
     if d == 0:
         return float("inf")
     fro = float(np.linalg.norm(M))
-    margin = 4.0 * d * _EPS * max(fro, 1e-300)
+    margin = cholesky_margin(M)
     if d <= DENSE_EIG_MAX:
         return float(sla.eigvalsh(M, check_finite=False, subset_by_index=[0, 0])[0]) - margin
     from scipy.sparse.linalg import ArpackNoConvergence, eigsh
@@ -106,20 +104,15 @@ def lambda_min_lower(M: np.ndarray, *, target: float = 0.0) -> float:
         # a positive lower bound (a strictly feasible point): Cholesky of M - s I with s just below theta
         extra = max(margin, 1e-12 * fro, theta * 1e-6)
         while theta - extra > 0:
-            try:
-                sla.cholesky(M - (theta - extra) * np.eye(d), lower=True, check_finite=False, overwrite_a=True)
+            if shifted_cholesky_succeeds(np.array(M, dtype=float), -(theta - extra)):
                 return theta - extra - margin
-            except np.linalg.LinAlgError:
-                extra *= 4.0
+            extra *= 4.0
     tau = max(-theta, -min(target, 0.0), 0.0)
     extra = max(margin, 1e-12 * fro, abs(tau) * 1e-6)
     for _ in range(60):
-        shifted = M + (tau + extra) * np.eye(d)
-        try:
-            sla.cholesky(shifted, lower=True, check_finite=False, overwrite_a=True)
+        if shifted_cholesky_succeeds(np.array(M, dtype=float), tau + extra):
             return -(tau + extra)
-        except np.linalg.LinAlgError:
-            extra *= 4.0
+        extra *= 4.0
     return -fro - margin
 
 
