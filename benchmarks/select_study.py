@@ -1,9 +1,10 @@
 """The private 1-way selection of the categorical ``"auto"`` release (issue 14, session 30; synthetic data only).
 
-``release(..., _select=(share, kappa))`` (:func:`sosproj.mechanisms.marginals_pipeline.select_one_way`): when the
+``release(..., _select=(share, kappa, margin))`` (:func:`sosproj.mechanisms.marginals_pipeline.select_one_way`): when the
 public skip rule leaves some 1-way sets unmeasured, a Gaussian mechanism with the share ``share`` of the squared
 budget releases each such attribute's noisy L1 distance to the uniform table and measures the attribute after all
-when it exceeds ``kappa`` times the expected error of its measured table. ``share = 0``: the default before it.
+when it exceeds ``kappa`` times the expected error of its measured table plus ``margin`` times the
+statistic's noise (``select_one_way_plan``). ``share = 0``: the default before it.
 Same seed = same standard normals of the measurement (the selection draws from its own stream): paired.
 
 Shapes: ``benchmarks/allocation_study.py``'s latent-class shapes and ``GEO`` here: the same mixtures whose
@@ -66,7 +67,7 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="*", default=[], choices=sorted(SHAPES) + sorted(GEO))
     ap.add_argument("--dataset", nargs="*", default=[], help="bundled evaluation datasets (evaluation only)")
     ap.add_argument("--eps", type=float, nargs="+", required=True)
-    ap.add_argument("--variants", nargs="+", required=True, help="SHARE:KAPPA (0:1 = without the selection)")
+    ap.add_argument("--variants", nargs="+", required=True, help="SHARE:KAPPA[:MARGIN] (0:1 = without the selection)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     args = ap.parse_args()
     import sosproj as sp
@@ -78,9 +79,9 @@ def main() -> None:
         sets = list(itertools.combinations(range(ds.n), 3))
         truth = {w: ds.marginal(w) for w in sets}
         for eps, seed, var in itertools.product(args.eps, args.seeds, args.variants):
-            share, kappa = (float(x) for x in var.split(":"))
+            share, kappa, margin = (float(x) for x in (var + ":0").split(":")[:3])
             t0 = time.process_time()
-            rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _select=(share, kappa),
+            rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _select=(share, kappa, margin),
                           options={"on_fail": "return"})
             dt = time.process_time() - t0
             err = float(np.mean([np.abs(rel.table(w) - t).sum() for w, t in truth.items()]) / ds.m)
@@ -88,7 +89,7 @@ def main() -> None:
             total = {k: sum(1 for A in rel.layout.residual_sets if len(A) == k) for k in (1, 2, 3)}
             meas = "/".join(str(total[k] - sum(1 for A in un if len(A) == k)) for k in (1, 2, 3))
             sel = rel.info["one_way_selection"]
-            cand = "-" if sel is None else ",".join(str(A[0]) for A in sel["candidates"])
+            cand = "-" if sel is None else ",".join(str(A[0]) for A in sel["tested"])
             chosen = "-" if sel is None or not sel["selected"] else ",".join(str(A[0]) for A in sel["selected"])
             conv = rel.info["reconstruction_info"].get("converged")
             print(f"{name} {eps:g} {var} {seed} {err:.5f} {cand} {chosen} {meas} {conv} {dt:.2f}", flush=True)

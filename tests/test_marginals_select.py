@@ -71,16 +71,16 @@ def test_composition_spends_exactly_the_budget(share):
     (Delta_D / sigma_D)^2 + (Delta / sigma0)^2 = 1 / sigma_1^2 (Gaussian DP); the accountant's charge is the same
     as without the selection."""
     ds = _concentrated()
-    rel = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0))
+    rel = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0, 0.0))
     sel = rel.info["one_way_selection"]
     assert sel is not None and sel["candidates"] and sel["share"] == share
     sig1 = gaussian_sigma(0.3, 1e-9, 1.0)
-    mu2 = (mp.select_one_way_sensitivity(len(sel["candidates"])) / sel["sigma"]) ** 2 \
+    mu2 = (mp.select_one_way_sensitivity(len(sel["tested"])) / sel["sigma"]) ** 2 \
         + (rel.spec.sensitivity / rel.info["sigma0"]) ** 2
     assert mu2 == pytest.approx(1.0 / sig1 ** 2, rel=1e-10)
     a, b = PrivacyAccountant(1.0, 1e-6), PrivacyAccountant(1.0, 1e-6)
-    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0), accountant=a)
-    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(0.0, 1.0), accountant=b)
+    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0, 0.0), accountant=a)
+    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(0.0, 1.0, 0.0), accountant=b)
     assert a.rho == pytest.approx(b.rho, rel=1e-12) and a.rho == pytest.approx(0.5 / sig1 ** 2, rel=1e-10)
 
 
@@ -89,13 +89,13 @@ def test_selection_choice_and_public_parts():
     attribute spread uniformly is not; the noise scales are those of the public rule at the share 1 - f with that
     choice (nothing else about the records); every released table is non-negative and sums to m."""
     ds = _concentrated()
-    rel = mp.release(ds, 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.05, 1.0))
-    base = mp.release(ds, 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.0, 1.0))
+    rel = mp.release(ds, 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.05, 1.0, 0.0))
+    base = mp.release(ds, 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.0, 1.0, 0.0))
     sel = rel.info["one_way_selection"]
     assert base.info["one_way_selection"] is None
     assert sel["candidates"] == [A for A in base.info["unmeasured_sets"] if len(A) == 1] == [(2,)]
     assert sel["selected"] == [(2,)] and (2,) not in rel.info["unmeasured_sets"]
-    flat = mp.release(_concentrated(spread=True), 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.05, 1.0))
+    flat = mp.release(_concentrated(spread=True), 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.05, 1.0, 0.0))
     assert flat.info["one_way_selection"]["candidates"] == [(2,)]
     assert flat.info["one_way_selection"]["selected"] == [] and (2,) in flat.info["unmeasured_sets"]
     lay = ResidualLayout(ds.domain.sizes, all_k_way(ds.n, 3))
@@ -117,8 +117,8 @@ def test_no_candidates_means_no_selection_and_the_same_release():
     without it, table for table (the public fact decides, before any record is read)."""
     rng = np.random.default_rng(2)
     ds = Dataset(rng.integers(0, 3, size=(3000, 4)), Domain.from_sizes([3, 3, 3, 3]))
-    a = mp.release(ds, 3, epsilon=1.0, delta=1e-9, rng=5, _select=(0.05, 1.0))
-    b = mp.release(ds, 3, epsilon=1.0, delta=1e-9, rng=5, _select=(0.0, 1.0))
+    a = mp.release(ds, 3, epsilon=1.0, delta=1e-9, rng=5, _select=(0.05, 1.0, 0.0))
+    b = mp.release(ds, 3, epsilon=1.0, delta=1e-9, rng=5, _select=(0.0, 1.0, 0.0))
     assert a.info["one_way_selection"] is None
     assert all(np.array_equal(a.table(w), b.table(w)) for w in a.workload)
 
@@ -143,4 +143,4 @@ def test_measured_sets_keep_and_drop_sets():
 def test_bad_share_is_refused():
     ds = _concentrated(300)
     with pytest.raises(InvalidParameterError, match="share"):
-        mp.release(ds, 2, epsilon=0.3, delta=1e-9, rng=0, _select=(1.0, 1.0))
+        mp.release(ds, 2, epsilon=0.3, delta=1e-9, rng=0, _select=(1.0, 1.0, 0.0))

@@ -78,7 +78,7 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "binary_step", "table_metric", "block_cube_basis", "block_cube_order",
            "noise_scales", "measure", "Measurement", "release", "parse_workload",
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
-           "SELECT_ONE_WAY", "select_one_way", "select_one_way_statistic", "select_one_way_sensitivity"]
+           "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic", "select_one_way_sensitivity"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -658,11 +658,11 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
 
 # ====================================================================== private 1-way selection
 
-#: ``(share, kappa)`` of the private 1-way selection (:func:`select_one_way`) of the categorical ``"auto"``
+#: ``(share, kappa, margin)`` of the private 1-way selection (:func:`select_one_way`) of the categorical ``"auto"``
 #: release: the share of the squared Gaussian-DP budget :math:`\mu^2` spent on it (only when the public skip rule
-#: leaves some 1-way set unmeasured; otherwise nothing is spent and the release is the one without it) and the
-#: bar of its test; ``share = 0``: off.
-SELECT_ONE_WAY = (0.0, 1.0)
+#: leaves some 1-way set unmeasured that could pass; otherwise nothing is spent and the release is the one without
+#: it) and the bar of its test (:func:`select_one_way_plan`); ``share = 0``: off.
+SELECT_ONE_WAY = (0.0, 1.0, 2.0)
 
 
 def select_one_way_statistic(ds: Dataset, attrs: Sequence[int]) -> np.ndarray:
@@ -688,42 +688,67 @@ def select_one_way_sensitivity(n_attrs: int) -> float:
     return 2.0 * math.sqrt(n_attrs)
 
 
-def select_one_way(ds: Dataset, layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any],
-                   keep0: np.ndarray, candidates: Sequence[tuple[int, ...]], gen: np.random.Generator,
-                   share: float, kappa: float) -> tuple[list[tuple[int, ...]], dict[str, Any]]:
-    r"""Which of the 1-way sets the public skip rule leaves unmeasured (``candidates``) to measure after all: a
-    Gaussian mechanism with its own share of the budget.
+def select_one_way_plan(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], keep0: np.ndarray,
+                        candidates: Sequence[tuple[int, ...]], m: int | None, share: float, kappa: float,
+                        margin: float) -> dict[str, Any] | None:
+    r"""The public part of the private 1-way selection (:func:`select_one_way`): which candidates it tests, the
+    statistic's noise and each candidate's bar; ``None`` when no candidate could pass (then nothing is spent).
+
+    ``candidates``: the 1-way sets the public skip rule leaves unmeasured. The statistic
+    :math:`\hat D_i = D_i + N(0, \sigma_D^2)` (:func:`select_one_way_statistic`, the uniform table's L1 error, of
+    sensitivity :math:`\Delta_D = 2\sqrt{c}` on ``c`` attributes) gets :math:`\sigma_D = \Delta_D\sigma_1/\sqrt f`
+    (:func:`sigma0_of`, ``f = share``); attribute ``i`` passes when
+    :math:`\hat D_i \ge b_i = \kappa E_i + z\sigma_D` (``z = margin``: a lower confidence bound on :math:`D_i`),
+    :math:`E_i = \sqrt{2/\pi}\,\sigma_i\sqrt{(n_i-1) n_i}` the expected L1 error of its measured table before
+    projection (``sigma_i``: its noise scale were the sets ``keep0`` and every tested candidate measured with the
+    share ``1 - f``). A candidate whose largest possible :math:`D_i = 2m(1 - 1/n_i)` (every record on one value)
+    is below its bar is not tested (repeated until none is left out; ``m`` public, else every candidate is
+    tested). Public quantities only: sizes, workload, ``m``, epsilon, delta, the rule's choice.
+    """
+    if share <= 0.0 or not candidates:
+        return None
+    sizes = layout.sizes
+    tested = list(candidates)
+    while tested:
+        sig_d = sigma0_of({**spec_args, "share": share}, select_one_way_sensitivity(len(tested)))
+        keep = np.asarray(keep0, dtype=bool).copy()
+        for A in tested:
+            keep[layout.res_pos[A]] = True
+        sens = residual_sensitivity(layout, np.where(keep, s, np.inf), spec_args["adjacency"])["sensitivity"]
+        sig_main = sigma0_of({**spec_args, "share": 1.0 - share}, sens)
+        bars = [kappa * math.sqrt(2.0 / math.pi) * sig_main * float(s[layout.res_pos[A]])
+                * math.sqrt((sizes[A[0]] - 1) * sizes[A[0]]) + margin * sig_d for A in tested]
+        ok = [A for A, b in zip(tested, bars, strict=True)
+              if m is None or 2.0 * m * (1.0 - 1.0 / sizes[A[0]]) >= b]
+        if len(ok) == len(tested):
+            return {"candidates": list(candidates), "tested": tested, "bars": bars, "sigma": float(sig_d),
+                    "share": float(share), "kappa": float(kappa), "margin": float(margin)}
+        tested = ok
+    return None
+
+
+def select_one_way(ds: Dataset, plan: dict[str, Any], gen: np.random.Generator
+                   ) -> tuple[list[tuple[int, ...]], dict[str, Any]]:
+    r"""Which of the 1-way sets the public skip rule leaves unmeasured to measure after all: a Gaussian mechanism
+    with its own share of the budget (the plan: :func:`select_one_way_plan`).
 
     The public rule (:func:`measured_sets`) skips a 1-way set whose public set SNR is low, and the release then
     uses the uniform table for that attribute; that is right for an attribute spread over its values and badly
     wrong for a concentrated one (a binned fare or income: most records in a few of its values), and no public
-    quantity tells the two apart. This step asks the data, privately: it releases
-    :math:`\hat D_i = D_i + N(0, \sigma_D^2)` (:func:`select_one_way_statistic`, the uniform table's L1 error, of
-    sensitivity :math:`\Delta_D = 2\sqrt{c}`), with :math:`\sigma_D = \Delta_D\sigma_1/\sqrt{f}`
-    (:func:`sigma0_of`, ``f = share``), and selects attribute ``i`` when
-    :math:`\hat D_i \ge \kappa E_i`, :math:`E_i = \sqrt{2/\pi}\,\sigma_i\sqrt{(n_i-1) n_i}` the expected L1
-    error of its measured table before projection (``sigma_i``: its noise scale were the public rule's sets
-    ``keep0`` and every candidate measured with the share ``1 - f``; public). The measurement then runs with the
-    share ``1 - f`` (:func:`noise_scales` with the selected sets kept and the others dropped). Privacy: the two
-    Gaussian mechanisms (the second chosen from the first's output) compose adaptively to one Gaussian mechanism with
-    :math:`\mu^2 = f\mu^2 + (1-f)\mu^2`: exactly the budget of the release without the step (:func:`sigma0_of`).
-    Returns the selected sets and ``info`` (candidates, selected, share, ``sigma_D``; not the statistics).
+    quantity tells the two apart. This step asks the data, privately: it releases the noisy uniform-table errors
+    :math:`\hat D_i` of the tested attributes and selects those above their bars. The measurement then runs with
+    the share ``1 - f`` (:func:`noise_scales` with the selected sets kept and the other candidates dropped).
+    Privacy: the two Gaussian mechanisms (the second chosen from the first's output) compose adaptively to one
+    Gaussian mechanism with :math:`\mu^2 = f\mu^2 + (1-f)\mu^2`: exactly the budget of the release without the
+    step (:func:`sigma0_of`; Dong, Roth and Su 2022, Cor. 3.3). Returns the selected sets and ``info`` (the
+    plan's public parts and the selection; not the statistics).
     """
-    attrs = [A[0] for A in candidates]
-    c = len(attrs)
-    sig_d = sigma0_of({**spec_args, "share": share}, select_one_way_sensitivity(c))
-    keep = np.asarray(keep0, dtype=bool).copy()
-    for A in candidates:
-        keep[layout.res_pos[A]] = True
-    sens = residual_sensitivity(layout, np.where(keep, s, np.inf), spec_args["adjacency"])["sensitivity"]
-    sig_main = sigma0_of({**spec_args, "share": 1.0 - share}, sens)
-    sizes = layout.sizes
-    bars = np.array([kappa * math.sqrt(2.0 / math.pi) * sig_main * float(s[layout.res_pos[(a,)]])
-                     * math.sqrt((sizes[a] - 1) * sizes[a]) for a in attrs])
-    noisy = select_one_way_statistic(ds, attrs) + sig_d * gaussian_noise((c,), 1.0, gen)
-    selected = [(a,) for a, d, b in zip(attrs, noisy, bars, strict=True) if d >= b]
-    return selected, {"candidates": list(candidates), "selected": selected, "share": float(share),
-                      "kappa": float(kappa), "sigma": float(sig_d)}
+    tested = plan["tested"]
+    attrs = [A[0] for A in tested]
+    noisy = select_one_way_statistic(ds, attrs) + plan["sigma"] * gaussian_noise((len(attrs),), 1.0, gen)
+    selected = [A for A, d, b in zip(tested, noisy, plan["bars"], strict=True) if d >= b]
+    info = {k: plan[k] for k in ("candidates", "tested", "share", "kappa", "margin", "sigma")}
+    return selected, {**info, "selected": selected}
 
 
 # ====================================================================== measurement
@@ -1238,7 +1263,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
             public_m: int | None = None, _mix: float | None = None,
             _skip: float | tuple[float, ...] | None = None,
-            _select: tuple[float, float] | None = None) -> Any:
+            _select: tuple[float, float, float] | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
 
     ``public_m``: under add/remove adjacency the number of records is private, so the ``"auto"``
@@ -1249,7 +1274,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
 
     ``_mix`` / ``_skip`` (studies only) override the ``"auto"`` allocation's mixing weight and its skip
     thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule);
-    ``_select`` the private 1-way selection's ``(share, kappa)`` (:data:`SELECT_ONE_WAY`, :func:`select_one_way`).
+    ``_select`` the private 1-way selection's ``(share, kappa, margin)`` (:data:`SELECT_ONE_WAY`,
+    :func:`select_one_way_plan`).
 
     Validation happens here, once: the records into a :class:`Dataset`, the privacy parameters
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
@@ -1288,10 +1314,15 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         mix = auto_mix(snr, rule=mix_rule(layout, reconstruction, snr))
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, m_pub or 0, mix=mix, skip=_skip,
                                       reconstruction=reconstruction)
-    sel_share, sel_kappa = SELECT_ONE_WAY if _select is None else (float(_select[0]), float(_select[1]))
-    candidates = [A for A in sens["unmeasured_sets"] if len(A) == 1] if allocation == "auto" else []
+    sel_share, sel_kappa, sel_margin = SELECT_ONE_WAY if _select is None else tuple(float(x) for x in _select)
     if not 0.0 <= sel_share < 1.0:
         raise InvalidParameterError(f"the selection's share must be in [0, 1); got {sel_share}")
+    candidates = [A for A in sens["unmeasured_sets"] if len(A) == 1] if allocation == "auto" else []
+    plan = None
+    if sel_share > 0.0 and candidates:       # public: the rule's unmeasured 1-way sets, sizes, m, the budget
+        s_shape = allocation_shape(layout, allocation, m=m_pub or 0, epsilon=spec_args["epsilon"], mix=mix)
+        plan = select_one_way_plan(layout, s_shape, spec_args, np.isfinite(sigmas), candidates, m_pub,
+                                   sel_share, sel_kappa, sel_margin)
     if accountant is not None:
         # before the records are read: a refused charge draws no noise and releases nothing. With the private
         # 1-way selection the release is two Gaussian mechanisms whose mu^2 add up to this one's (sigma0_of)
@@ -1299,15 +1330,12 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                                    label=f"release_marginals[{allocation}/{reconstruction}]")
     gen = as_generator(rng)
     selection = None
-    if sel_share > 0.0 and candidates:       # public: the rule's unmeasured 1-way sets
+    if plan is not None:
         try:                                 # its own stream: the measurement's normals stay those without it
             gen_sel = gen.spawn(1)[0]
         except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
             gen_sel = gen
-        s_shape = allocation_shape(layout, allocation, m=m_pub or 0, epsilon=spec_args["epsilon"], mix=mix)
-        keep0 = np.isfinite(sigmas)
-        chosen, selection = select_one_way(ds, layout, s_shape, spec_args, keep0, candidates, gen_sel,
-                                           sel_share, sel_kappa)
+        chosen, selection = select_one_way(ds, plan, gen_sel)
         spec_main = {**spec_args, "share": 1.0 - sel_share}
         sigmas, spec, sens = noise_scales(layout, allocation, spec_main, m_pub or 0, mix=mix, skip=_skip,
                                           reconstruction=reconstruction, keep_sets=chosen,
