@@ -1,9 +1,9 @@
 """The private 1-way selection of the categorical ``"auto"`` release (issue 14, session 30; synthetic data only).
 
-``release(..., _select=(share, kappa, margin))`` (:func:`sosproj.mechanisms.marginals_pipeline.select_one_way`): when the
-public skip rule leaves some 1-way sets unmeasured, a Gaussian mechanism with the share ``share`` of the squared
-budget releases each such attribute's noisy L1 distance to the uniform table and measures the attribute after all
-when it exceeds ``kappa`` times the expected error of its measured table plus ``margin`` times the
+``release(..., _select=(share, kappa, margin))`` (``marginals_pipeline.select_one_way``): when the public skip
+rule leaves some 1-way sets unmeasured, a Gaussian mechanism with the share ``share`` of the squared budget
+releases each such attribute's noisy L1 distance to the uniform table and measures the attribute after all when
+it exceeds ``kappa`` times the expected error of its measured table plus ``margin`` times the
 statistic's noise (``select_one_way_plan``). ``share = 0``: the default before it.
 Same seed = same standard normals of the measurement (the selection draws from its own stream): paired.
 
@@ -29,6 +29,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from allocation_study import SHAPES, shape_data  # noqa: E402
+from select_eval import plan_of  # noqa: E402
 
 from sosproj.data.domain import Dataset, Domain  # noqa: E402
 from sosproj.mechanisms.marginals_pipeline import release  # noqa: E402
@@ -78,7 +79,15 @@ def main() -> None:
     for name, ds in data:
         sets = list(itertools.combinations(range(ds.n), 3))
         truth = {w: ds.marginal(w) for w in sets}
+        live = {}
+        for eps in args.eps:       # public: does any variant test a set in this cell? (else all are identical)
+            live[eps] = any(plan_of(ds, eps, tuple(float(x) for x in (v + ":0").split(":")[:3])) is not None
+                            for v in args.variants if not v.startswith("0:"))
+            if not live[eps]:
+                print(f"{name} {eps:g} all - - identical (no 1-way set tested) - - -", flush=True)
         for eps, seed, var in itertools.product(args.eps, args.seeds, args.variants):
+            if not live[eps]:
+                continue
             share, kappa, margin = (float(x) for x in (var + ":0").split(":")[:3])
             t0 = time.process_time()
             rel = release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _select=(share, kappa, margin),

@@ -13,7 +13,8 @@ import numpy as np
 
 
 def main() -> None:
-    rows = [ln.split() for p in sys.argv[1:] for ln in open(p).read().splitlines()[1:] if ln.strip()]
+    rows = [ln.split() for p in sys.argv[1:] for ln in open(p).read().splitlines()[1:]
+            if ln.strip() and "identical" not in ln]
     base = {(r[0], r[1], r[3]): float(r[4]) for r in rows if r[2] == "0:1"}
     cell: dict = collections.defaultdict(list)
     for r in rows:

@@ -78,7 +78,8 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "binary_step", "table_metric", "block_cube_basis", "block_cube_order",
            "noise_scales", "measure", "Measurement", "release", "parse_workload",
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
-           "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic", "select_one_way_sensitivity"]
+           "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
+           "select_one_way_sensitivity"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -702,8 +703,8 @@ def select_one_way_plan(layout: ResidualLayout, s: np.ndarray, spec_args: dict[s
     :math:`E_i = \sqrt{2/\pi}\,\sigma_i\sqrt{(n_i-1) n_i}` the expected L1 error of its measured table before
     projection (``sigma_i``: its noise scale were the sets ``keep0`` and every tested candidate measured with the
     share ``1 - f``). A candidate whose largest possible :math:`D_i = 2m(1 - 1/n_i)` (every record on one value)
-    is below its bar is not tested (repeated until none is left out; ``m`` public, else every candidate is
-    tested). Public quantities only: sizes, workload, ``m``, epsilon, delta, the rule's choice.
+    is below its bar is not tested (the one furthest below first, then the bars are recomputed; ``m`` public,
+    else every candidate is tested). Public quantities only: sizes, workload, ``m``, epsilon, delta, the rule's choice.
     """
     if share <= 0.0 or not candidates:
         return None
@@ -718,12 +719,12 @@ def select_one_way_plan(layout: ResidualLayout, s: np.ndarray, spec_args: dict[s
         sig_main = sigma0_of({**spec_args, "share": 1.0 - share}, sens)
         bars = [kappa * math.sqrt(2.0 / math.pi) * sig_main * float(s[layout.res_pos[A]])
                 * math.sqrt((sizes[A[0]] - 1) * sizes[A[0]]) + margin * sig_d for A in tested]
-        ok = [A for A, b in zip(tested, bars, strict=True)
-              if m is None or 2.0 * m * (1.0 - 1.0 / sizes[A[0]]) >= b]
-        if len(ok) == len(tested):
+        excess = [0.0 if m is None else b - 2.0 * m * (1.0 - 1.0 / sizes[A[0]])
+                  for A, b in zip(tested, bars, strict=True)]
+        if max(excess) <= 0.0:
             return {"candidates": list(candidates), "tested": tested, "bars": bars, "sigma": float(sig_d),
                     "share": float(share), "kappa": float(kappa), "margin": float(margin)}
-        tested = ok
+        del tested[int(np.argmax(excess))]     # one at a time: the others' bars fall as sigma_D does
     return None
 
 

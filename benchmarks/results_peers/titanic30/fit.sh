@@ -8,6 +8,6 @@ export PYTHONPATH=$PWD OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 MKL_NUM_THREADS=
 R=benchmarks/results_peers/titanic30
 uptime > $R/fit_uptime.txt
 python benchmarks/select_study.py --shapes tit9-m1k tit9-skew-m1k cat9-wide-m1k tit9-geo-m1k cat9-geo-m1k tit9-geo2-m1k \
-    --eps 0.03 0.1 0.3 1 3 --variants 0:1 0.05:1:1 0.05:1:2 0.05:0.75:2 0.02:1:1 0.1:0.75:2 --seeds 0 1 2 3 > $R/raw_fit.txt
+    --eps 0.03 0.1 0.3 1 3 --variants 0:1 0.05:1:1 0.05:0.75:1 0.05:0.75:2 0.05:0.5:2 0.1:0.5:2 --seeds 0 1 2 3 > $R/raw_fit.txt
 uptime >> $R/fit_uptime.txt
 python benchmarks/select_summary.py $R/raw_fit.txt > $R/summary_fit.txt
