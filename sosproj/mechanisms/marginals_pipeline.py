@@ -79,7 +79,7 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "noise_scales", "measure", "Measurement", "release", "parse_workload",
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
-           "select_one_way_sensitivity"]
+           "select_one_way_release", "select_one_way_sensitivity"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -689,6 +689,13 @@ def select_one_way_sensitivity(n_attrs: int) -> float:
     return 2.0 * math.sqrt(n_attrs)
 
 
+def select_one_way_release(ds: Dataset, attrs: Sequence[int], sigma: float, gen: np.random.Generator
+                           ) -> np.ndarray:
+    """The selection's Gaussian mechanism: :func:`select_one_way_statistic` plus ``N(0, sigma^2)`` per attribute (the
+    only part of the selection that reads the records; audited as ``marginals[select-one-way]``)."""
+    return select_one_way_statistic(ds, attrs) + float(sigma) * gaussian_noise((len(attrs),), 1.0, gen)
+
+
 def select_one_way_plan(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], keep0: np.ndarray,
                         candidates: Sequence[tuple[int, ...]], m: int | None, share: float, kappa: float,
                         margin: float) -> dict[str, Any] | None:
@@ -746,7 +753,7 @@ def select_one_way(ds: Dataset, plan: dict[str, Any], gen: np.random.Generator
     """
     tested = plan["tested"]
     attrs = [A[0] for A in tested]
-    noisy = select_one_way_statistic(ds, attrs) + plan["sigma"] * gaussian_noise((len(attrs),), 1.0, gen)
+    noisy = select_one_way_release(ds, attrs, plan["sigma"], gen)
     selected = [A for A, d, b in zip(tested, noisy, plan["bars"], strict=True) if d >= b]
     info = {k: plan[k] for k in ("candidates", "tested", "share", "kappa", "margin", "sigma")}
     return selected, {**info, "selected": selected}
