@@ -144,3 +144,15 @@ def test_bad_share_is_refused():
     ds = _concentrated(300)
     with pytest.raises(InvalidParameterError, match="share"):
         mp.release(ds, 2, epsilon=0.3, delta=1e-9, rng=0, _select=(1.0, 1.0, 0.0))
+
+
+def test_default_runs_the_selection_with_its_fitted_parameters():
+    """The default (``SELECT_ONE_WAY``, fitted on synthetic shapes: benchmarks/results_peers/titanic30/) runs the step
+    where the public rule leaves a 1-way set unmeasured that could pass, and its info records it."""
+    assert mp.SELECT_ONE_WAY == (0.03, 0.35, 2.0)
+    rel = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3)
+    sel = rel.info["one_way_selection"]
+    assert sel is not None and (sel["share"], sel["kappa"], sel["margin"]) == mp.SELECT_ONE_WAY
+    assert sel["selected"] == [(2,)]
+    off = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.0, 1.0, 0.0))
+    assert off.info["one_way_selection"] is None and (2,) in off.info["unmeasured_sets"]

@@ -663,7 +663,7 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
 #: release: the share of the squared Gaussian-DP budget :math:`\mu^2` spent on it (only when the public skip rule
 #: leaves some 1-way set unmeasured that could pass; otherwise nothing is spent and the release is the one without
 #: it) and the bar of its test (:func:`select_one_way_plan`); ``share = 0``: off.
-SELECT_ONE_WAY = (0.0, 1.0, 2.0)
+SELECT_ONE_WAY = (0.03, 0.35, 2.0)
 
 
 def select_one_way_statistic(ds: Dataset, attrs: Sequence[int]) -> np.ndarray:
