@@ -11,6 +11,10 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    ``"auto"`` allocation of categorical data skips the sets whose public set SNR is below their
    order's threshold in :data:`AUTO_SKIP_SNR` (:func:`measured_sets`; ``sigma_A = inf``: no budget, no
    data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`).
+   Where that rule leaves a 1-way set unmeasured, a **private 1-way selection** (:func:`select_one_way`,
+   :data:`SELECT_ONE_WAY`) spends a share of the budget on a Gaussian mechanism that asks whether the
+   attribute is concentrated enough for its measured table to beat the uniform one, and measures the
+   attributes that pass (the two Gaussian mechanisms compose to the release's budget in Gaussian DP).
 3. **Reconstruction** (post-processing, :data:`RECONSTRUCTIONS`): ``"blue"`` (ResidualPlanner's
    best linear unbiased reconstruction), ``"lnn"`` (the projection in the measurement metric onto
    consistent, locally non-negative marginals), ``"lnn-psd"`` (``"lnn"``, then ``"lnn"`` plus the
