@@ -112,6 +112,17 @@ def test_selection_choice_and_public_parts():
     assert err[0] < err[1]                                  # measuring the concentrated attribute pays here
 
 
+def test_add_remove_with_public_m():
+    """Under add/remove (``public_m`` declared) the step runs the same way and spends exactly the budget."""
+    ds = _concentrated()
+    rel = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=2, adjacency="add-remove", public_m=ds.m)
+    sel = rel.info["one_way_selection"]
+    assert sel is not None and sel["tested"] == [(2,), (4,)] and sel["selected"] == [(2,)]
+    mu2 = (mp.select_one_way_sensitivity(len(sel["tested"])) / sel["sigma"]) ** 2 \
+        + (rel.spec.sensitivity / rel.info["sigma0"]) ** 2
+    assert mu2 == pytest.approx(1.0 / gaussian_sigma(0.3, 1e-9, 1.0) ** 2, rel=1e-10)
+
+
 def test_no_candidates_means_no_selection_and_the_same_release():
     """Where the public rule measures every 1-way set nothing is spent on the selection: the release is the one
     without it, table for table (the public fact decides, before any record is read)."""
