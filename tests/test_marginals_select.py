@@ -65,22 +65,22 @@ def _args(eps=0.3, delta=1e-9):
     return {"epsilon": eps, "delta": delta, "adjacency": Adjacency.REPLACE_ONE, "calibration": "analytic"}
 
 
-@pytest.mark.parametrize("share", [0.05, 0.2])
-def test_composition_spends_exactly_the_budget(share):
+@pytest.mark.parametrize("share, calibration", [(0.05, "analytic"), (0.2, "analytic"), (0.05, "classical")])
+def test_composition_spends_exactly_the_budget(share, calibration):
     """The statistic's Gaussian and the measurement's compose to the release's Gaussian mechanism:
-    (Delta_D / sigma_D)^2 + (Delta / sigma0)^2 = 1 / sigma_1^2 (Gaussian DP); the accountant's charge is the same
-    as without the selection."""
+    (Delta_D / sigma_D)^2 + (Delta / sigma0)^2 = 1 / sigma_1^2 (Gaussian DP; sigma_1 of the release's calibration);
+    the accountant's charge is the same as without the selection."""
     ds = _concentrated()
-    rel = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0, 0.0))
+    rel = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0, 0.0), calibration=calibration)
     sel = rel.info["one_way_selection"]
     assert sel is not None and sel["candidates"] and sel["share"] == share
-    sig1 = gaussian_sigma(0.3, 1e-9, 1.0)
+    sig1 = gaussian_sigma(0.3, 1e-9, 1.0, calibration)
     mu2 = (mp.select_one_way_sensitivity(len(sel["tested"])) / sel["sigma"]) ** 2 \
         + (rel.spec.sensitivity / rel.info["sigma0"]) ** 2
     assert mu2 == pytest.approx(1.0 / sig1 ** 2, rel=1e-10)
     a, b = PrivacyAccountant(1.0, 1e-6), PrivacyAccountant(1.0, 1e-6)
-    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0, 0.0), accountant=a)
-    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(0.0, 1.0, 0.0), accountant=b)
+    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(share, 1.0, 0.0), accountant=a, calibration=calibration)
+    mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=1, _select=(0.0, 1.0, 0.0), accountant=b, calibration=calibration)
     assert a.rho == pytest.approx(b.rho, rel=1e-12) and a.rho == pytest.approx(0.5 / sig1 ** 2, rel=1e-10)
 
 
