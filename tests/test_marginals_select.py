@@ -167,3 +167,15 @@ def test_default_runs_the_selection_with_its_fitted_parameters():
     assert sel["selected"] == [(2,)]
     off = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.0, 1.0, 0.0))
     assert off.info["one_way_selection"] is None and (2,) in off.info["unmeasured_sets"]
+
+
+def test_rejected_candidates_left_to_the_rule(monkeypatch):
+    """The study knob ``SELECT_DROP_REJECTED = False``: a rejected candidate is left to the public rule at the share
+    1 - f, which drops it on its own path (it was below its bar with the whole budget); the budget is the same."""
+    monkeypatch.setattr(mp, "SELECT_DROP_REJECTED", False)
+    ds = _concentrated(spread=True)
+    rel = mp.release(ds, 3, epsilon=0.5, delta=1e-9, rng=3)
+    sel = rel.info["one_way_selection"]
+    assert sel["tested"] == [(2,)] and sel["selected"] == [] and (2,) in rel.info["unmeasured_sets"]
+    mu2 = (mp.select_one_way_sensitivity(1) / sel["sigma"]) ** 2 + (rel.spec.sensitivity / rel.info["sigma0"]) ** 2
+    assert mu2 == pytest.approx(1.0 / gaussian_sigma(0.5, 1e-9, 1.0) ** 2, rel=1e-10)

@@ -668,6 +668,9 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
 #: leaves some 1-way set unmeasured that could pass; otherwise nothing is spent and the release is the one without
 #: it) and the bar of its test (:func:`select_one_way_plan`); ``share = 0``: off.
 SELECT_ONE_WAY = (0.03, 0.35, 2.0)
+#: Whether the candidates the selection rejects start dropped (with their supersets) in the measurement's rule
+#: (``True``), or are left to the public rule at the share ``1 - f``, which reaches them on its own path (``False``).
+SELECT_DROP_REJECTED = True
 
 
 def select_one_way_statistic(ds: Dataset, attrs: Sequence[int]) -> np.ndarray:
@@ -1349,9 +1352,9 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             gen_sel = gen
         chosen, selection = select_one_way(ds, plan, gen_sel)
         spec_main = {**spec_args, "share": 1.0 - sel_share}
+        rejected = [A for A in candidates if A not in chosen] if SELECT_DROP_REJECTED else []
         sigmas, spec, sens = noise_scales(layout, allocation, spec_main, m_pub or 0, mix=mix, skip=_skip,
-                                          reconstruction=reconstruction, keep_sets=chosen,
-                                          drop_sets=[A for A in candidates if A not in chosen])
+                                          reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
