@@ -66,6 +66,13 @@ def test_registered_pairs_are_worst_case(name: str) -> None:
         with noise_disabled():
             w1, w2 = (whitened_residuals(case.release(*CLAIM)(X, 0)) for X in (D, D2))
         diff = np.linalg.norm(w2 - w1)
+    elif name == "marginals[select-one-way]":
+        from sosproj.data.domain import Dataset, Domain
+        from sosproj.mechanisms.marginals_pipeline import select_one_way_statistic
+
+        sizes = list(D.max(axis=0) * 0 + 3)
+        s1, s2 = (select_one_way_statistic(Dataset(X, Domain.from_sizes(sizes)), range(len(sizes))) for X in (D, D2))
+        diff = np.linalg.norm(s2 - s1)      # the brute force of its sensitivity: tests/test_marginals_select.py
     elif name.startswith("tables") or name == "marginals[tables]":
         diff = np.linalg.norm(_table_counts(D2) - _table_counts(D))
     else:

@@ -20,7 +20,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_")
+    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -42,6 +42,16 @@ def test_v13_rows_replace_v10_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     _write(tmp_path / "v13_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2406, "adult")])
     got = {(r["method"], r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
     assert got == {("sosproj", 1.0, 0): 0.2406, ("sosproj", 0.03, 0): 0.5372}
+
+
+def test_v14_rows_replace_v13_rows_of_the_same_key_and_keep_the_rest(tmp_path):
+    """The session-30 titanic default rows (v14, the private 1-way selection) replace the v13 rows of their keys;
+    the v13 adult rows (identical releases, not re-run) stay."""
+    _write(tmp_path / "v13_titanic.jsonl", [_row("sosproj", 0.3, 0, 1.08)])
+    _write(tmp_path / "v13_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2406, "adult")])
+    _write(tmp_path / "v14_titanic.jsonl", [_row("sosproj", 0.3, 0, 0.85)])
+    got = {(r["dataset"], r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    assert got == {("titanic", 0.3, 0): 0.85, ("adult", 1.0, 0): 0.2406}
 
 
 def test_v6_rows_replace_v5_rows_of_the_same_key_and_keep_the_rest(tmp_path):

@@ -26,6 +26,10 @@ projections are post-processing that keeps the difference visible:
   (the audited output is the whitened measurement, ``reconstruction="blue"``; for two binary
   attributes every allocation of the family makes the pair worst case: the patterns ``{0}`` and
   ``{0, 1}`` tie because ``s_{01}^2 = s_0^2 / 2``).
+* ``marginals[select-one-way]``: the categorical release's private 1-way selection
+  (:func:`~sosproj.mechanisms.marginals_pipeline.select_one_way_release`, given the whole claim): ``m = 1000``
+  records on one cell of two 3-value attributes, one record moved to another value of both (each uniform-table
+  error falls by exactly 2: the statistic moves by its sensitivity :math:`2\sqrt2`).
 * ``tables`` / ``tables[discrete]``: :func:`~sosproj.mechanisms.marginal_tables.release_tables`
   on the marginals' dense pair (replace-one; each 2-way table moves one count between two
   cells).
@@ -111,6 +115,38 @@ def whitened_residuals(rel: Any) -> np.ndarray:
     return np.asarray(rel.residuals * w, dtype=float)
 
 
+@dataclass(frozen=True)
+class SelectStatistic:
+    """What the private 1-way selection's Gaussian mechanism releases, as the audit sees it."""
+
+    statistic: np.ndarray
+    sensitivity: float
+
+
+#: Attribute sizes of the selection statistic's audit (two 3-value attributes).
+SELECT_AUDIT_SIZES = (3, 3)
+
+
+def _select_one_way(D: Any, rng: Any, *, epsilon: float, delta: float) -> SelectStatistic:
+    """The private 1-way selection's Gaussian mechanism
+    (:func:`~sosproj.mechanisms.marginals_pipeline.select_one_way_release`) given the whole claim (share 1; in a
+    release it gets the share ``f`` and the measurement ``1 - f``, the two composing to the claim): the noisy
+    uniform-table errors of both attributes of :data:`SELECT_AUDIT_SIZES`, replace-one."""
+    from sosproj.data.domain import Dataset, Domain
+    from sosproj.mechanisms.marginals_pipeline import select_one_way_release, select_one_way_sensitivity, sigma0_of
+    from sosproj.rng import as_generator
+
+    ds = Dataset(np.asarray(D), Domain.from_sizes(list(SELECT_AUDIT_SIZES)))
+    sens = select_one_way_sensitivity(len(SELECT_AUDIT_SIZES))
+    sigma = sigma0_of({"epsilon": epsilon, "delta": delta, "calibration": "analytic"}, sens)
+    return SelectStatistic(select_one_way_release(ds, range(len(SELECT_AUDIT_SIZES)), sigma, as_generator(rng)),
+                           sens)
+
+
+def _select_output(rel: SelectStatistic) -> np.ndarray:
+    return np.asarray(rel.statistic, dtype=float)
+
+
 def _tables(D: Any, rng: Any, *, epsilon: float, delta: float, noise: str) -> Any:
     from sosproj.mechanisms.marginal_tables import release_tables
 
@@ -161,6 +197,15 @@ def dense_pair(m: int = 2000) -> tuple[np.ndarray, np.ndarray]:
     return D, D2
 
 
+def select_pair(m: int = 1000) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` records on one cell of :data:`SELECT_AUDIT_SIZES`; one moves to another value of every attribute: each
+    uniform-table error falls by exactly 2, the statistic moves by its sensitivity ``2 sqrt(2)``."""
+    D = np.zeros((m, len(SELECT_AUDIT_SIZES)), dtype=np.int64)
+    D2 = D.copy()
+    D2[-1] = 1
+    return D, D2
+
+
 def one_sparse_pair(m: int = 1800) -> tuple[np.ndarray, np.ndarray]:
     """``m`` rows over 2 attributes with at most one 1; a row {0} becomes {1}."""
     D = np.repeat(np.array([[1, 0], [0, 1], [0, 0]]), m // 3, axis=0)
@@ -192,6 +237,8 @@ for _m in ("exact", "dykstra", "alternating", "gaussian"):
                        "caller's ||UU^T - U'U'^T||_F <= 0.02"))
 register(AuditCase("marginals[default]", _builder(_pipeline), dense_pair, whitened_residuals, 8_000,
                    _REPLACE_ONE))
+register(AuditCase("marginals[select-one-way]", _builder(_select_one_way), select_pair, _select_output, 8_000,
+                   _REPLACE_ONE))
 # marginals[gaussian] keeps 3 of the 4 tensor entries its sensitivity covers (true mu = sqrt(3)/2 of the
 # claimed one), so sigma x 0.7 exceeds the claim by only 24%: 48,000 runs catch it in 96% of 200 simulated
 # audits (benchmarks/results_audit/selection_study.txt); one run costs about 0.5 ms
@@ -211,4 +258,5 @@ register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dens
                    _REPLACE_ONE))
 
 __all__ = ["AuditCase", "MECHANISMS", "register", "COSINE_SENSITIVITY", "pap_box_pair", "pap_psd_pair",
-           "cosine_pair", "dense_pair", "sparse_pair", "one_sparse_pair", "whitened_residuals"]
+           "cosine_pair", "dense_pair", "sparse_pair", "one_sparse_pair", "whitened_residuals", "select_pair",
+           "SelectStatistic", "SELECT_AUDIT_SIZES"]

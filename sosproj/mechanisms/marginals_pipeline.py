@@ -11,6 +11,10 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    ``"auto"`` allocation of categorical data skips the sets whose public set SNR is below their
    order's threshold in :data:`AUTO_SKIP_SNR` (:func:`measured_sets`; ``sigma_A = inf``: no budget, no
    data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`).
+   Where that rule leaves a 1-way set unmeasured, a **private 1-way selection** (:func:`select_one_way`,
+   :data:`SELECT_ONE_WAY`) spends a share of the budget on a Gaussian mechanism that asks whether the
+   attribute is concentrated enough for its measured table to beat the uniform one, and measures the
+   attributes that pass (the two Gaussian mechanisms compose to the release's budget in Gaussian DP).
 3. **Reconstruction** (post-processing, :data:`RECONSTRUCTIONS`): ``"blue"`` (ResidualPlanner's
    best linear unbiased reconstruction), ``"lnn"`` (the projection in the measurement metric onto
    consistent, locally non-negative marginals), ``"lnn-psd"`` (``"lnn"``, then ``"lnn"`` plus the
@@ -77,7 +81,9 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "auto_mix", "mix_rule", "MIX_RULES", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
            "binary_step", "table_metric", "block_cube_basis", "block_cube_order",
            "noise_scales", "measure", "Measurement", "release", "parse_workload",
-           "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR"]
+           "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
+           "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
+           "select_one_way_release", "select_one_way_sensitivity"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -510,6 +516,22 @@ def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str 
     return AUTO_SKIP_SNR if allocation == "auto" and categorical and reconstruction != "lnn-psd" else (0.0, 0.0)
 
 
+def sigma0_of(spec_args: dict[str, Any], sensitivity: float) -> float:
+    r"""Noise scale of a Gaussian measurement of ``sensitivity`` given the share of the budget it gets.
+
+    The calibrated :math:`\sigma = \Delta\,\sigma_1` (``gaussian_sigma(epsilon, delta, 1)``: every calibration is
+    linear in :math:`\Delta`) is the Gaussian mechanism with :math:`\mu = 1/\sigma_1` in Gaussian DP (Dong, Roth
+    and Su 2022); a measurement given the share ``f = spec_args.get("share", 1)`` of :math:`\mu^2` gets
+    :math:`\sigma = \Delta\sigma_1/\sqrt f`. Gaussian mechanisms compose adaptively to one with
+    :math:`\mu = \sqrt{\sum_i \mu_i^2}` (ibid., Cor. 3.3), so shares summing to 1 spend exactly the budget
+    (``"analytic"``: Balle and Wang's exact profile of that Gaussian; ``"paper"`` / ``"classical"`` give a larger
+    :math:`\sigma_1`, a smaller :math:`\mu`: still within the budget).
+    """
+    share = float(spec_args.get("share", 1.0))
+    return gaussian_sigma(spec_args["epsilon"], spec_args["delta"], sensitivity,
+                          spec_args["calibration"]) / math.sqrt(share)
+
+
 def set_snr(layout: ResidualLayout, sigmas: np.ndarray, m: int) -> np.ndarray:
     r"""Public SNR of each residual set: :math:`m\sqrt{p_A} / (\sigma_A\sqrt{q_A})`, ``q_A = prod (n_i - 1)``.
 
@@ -555,7 +577,8 @@ def _immediate_superset_edges(sets: Sequence[tuple[int, ...]]) -> tuple[np.ndarr
 
 
 def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], m: int,
-                  threshold: float | tuple[float, ...]) -> np.ndarray:
+                  threshold: float | tuple[float, ...], *, keep_sets: Sequence[tuple[int, ...]] = (),
+                  drop_sets: Sequence[tuple[int, ...]] = ()) -> np.ndarray:
     r"""Which residual sets the measurement keeps (bool per closure set; the empty set always ``True``).
 
     Start from every set; repeat: calibrate :math:`\sigma_A = \sigma_0 s_A` on the kept sets (exact
@@ -567,10 +590,20 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     closed under subsets (an unmeasured set's estimate extrapolates its measured subsets,
     :func:`_reconstruct_skipped`). Dropping sets lowers the sensitivity, so the kept sets' SNR only rises;
     the loop ends after at most as many rounds as sets. Public quantities only: sizes, workload, ``m``,
-    epsilon, delta, adjacency, calibration.
+    epsilon, delta, adjacency, calibration, the budget share ``spec_args.get("share", 1)`` (:func:`sigma0_of`).
+
+    ``drop_sets`` (with every superset) start dropped and ``keep_sets`` are never dropped: the choice of the
+    private 1-way selection (:func:`select_one_way`), itself differentially private; without them the rule is
+    the public one.
     """
     sets = layout.residual_sets
     keep = np.ones(len(sets), dtype=bool)
+    for D in drop_sets:
+        d = set(D)
+        keep &= np.array([not d <= set(A) for A in sets])
+    fixed = np.zeros(len(sets), dtype=bool)
+    for A in keep_sets:
+        fixed[layout.res_pos[tuple(A)]] = True
     taus = [float(threshold)] if np.ndim(threshold) == 0 else [float(x) for x in threshold]
     if max(taus) <= 0:
         return keep
@@ -581,12 +614,12 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     while int(keep.sum()) > 2:                      # the empty set and at least one other
         sk = np.where(keep, s, np.inf)
         sens = residual_sensitivity(layout, sk, spec_args["adjacency"])["sensitivity"]
-        sigma0 = gaussian_sigma(spec_args["epsilon"], spec_args["delta"], sens, spec_args["calibration"])
+        sigma0 = sigma0_of(spec_args, sens)
         snr = set_snr(layout, sigma0 * sk, m)
         # maximal among the kept sets: no kept immediate superset (the kept family is closed under subsets, so
         # a kept strict superset implies a kept immediate one)
         covered = np.bincount(sub, weights=keep[sup], minlength=len(sets)) > 0
-        maximal = keep & nonempty & ~covered
+        maximal = keep & nonempty & ~covered & ~fixed
         low = np.flatnonzero(maximal & (snr < tau_set))
         if low.size == 0:
             break
@@ -601,28 +634,136 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
 
 def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, Any], m: int,
                  *, mix: float | None = None, skip: float | tuple[float, ...] | None = None,
-                 reconstruction: str = "auto"
+                 reconstruction: str = "auto", keep_sets: Sequence[tuple[int, ...]] = (),
+                 drop_sets: Sequence[tuple[int, ...]] = ()
                  ) -> tuple[np.ndarray, PrivacySpec, dict[str, Any]]:
     """``sigma_A`` per closure set, the privacy specification and the sensitivity report (public only).
 
     ``sigma_A = inf`` marks a set the measurement skips (:func:`measured_sets` with threshold ``skip``,
     default :func:`skip_threshold` of ``reconstruction``): it carries no noise and no data (its residual is 0
-    in the measurement; :func:`_reconstruct_skipped` estimates it).
+    in the measurement; :func:`_reconstruct_skipped` estimates it). ``spec_args["share"]`` (default 1): the
+    share of the squared budget this measurement gets (:func:`sigma0_of`); ``keep_sets`` / ``drop_sets``: the
+    private 1-way selection's choice (:func:`measured_sets`).
     """
     adjacency = spec_args["adjacency"]
     s = allocation_shape(layout, allocation, m=m, epsilon=spec_args["epsilon"], mix=mix)
     threshold = skip_threshold(layout, allocation, reconstruction) if skip is None else skip
-    keep = measured_sets(layout, s, spec_args, m, threshold)
+    keep = measured_sets(layout, s, spec_args, m, threshold, keep_sets=keep_sets, drop_sets=drop_sets)
     s = np.where(keep, s, np.inf)
     sens = residual_sensitivity(layout, s, adjacency)
     spec = PrivacySpec(epsilon=spec_args["epsilon"], delta=spec_args["delta"], adjacency=adjacency,
                        sensitivity=sens["sensitivity"], calibration=spec_args["calibration"])
-    sigma0 = gaussian_sigma(spec.epsilon, spec.delta, spec.sensitivity, spec.calibration)
+    sigma0 = sigma0_of(spec_args, spec.sensitivity)
     sig = sigma0 * s
     if adjacency is Adjacency.REPLACE_ONE:
         sig[layout.res_pos[()]] = 0.0                       # m is public: the total is not measured
     return sig, spec, {**sens, "sigma0": sigma0, "skip_threshold": threshold,
                        "unmeasured_sets": [A for A, k in zip(layout.residual_sets, keep, strict=True) if not k]}
+
+
+# ====================================================================== private 1-way selection
+
+#: ``(share, kappa, margin)`` of the private 1-way selection (:func:`select_one_way`) of the categorical ``"auto"``
+#: release: the share of the squared Gaussian-DP budget :math:`\mu^2` spent on it (only when the public skip rule
+#: leaves some 1-way set unmeasured that could pass; otherwise nothing is spent and the release is the one without
+#: it) and the bar of its test (:func:`select_one_way_plan`); ``share = 0``: off.
+SELECT_ONE_WAY = (0.03, 0.35, 2.0)
+#: Whether the candidates the selection rejects start dropped (with their supersets) in the measurement's rule
+#: (``True``), or are left to the public rule at the share ``1 - f``, which reaches them on its own path (``False``).
+SELECT_DROP_REJECTED = True
+
+
+def select_one_way_statistic(ds: Dataset, attrs: Sequence[int]) -> np.ndarray:
+    r"""For each attribute ``i`` of ``attrs``: :math:`D_i = \lVert h_i - \tfrac{\sum h_i}{n_i}\mathbf 1\rVert_1`,
+    the L1 distance of its count histogram to the uniform table of the same total (the error of the uniform
+    table, the estimate of an unmeasured 1-way set). Reads the records.
+
+    Sensitivity: replacing a record moves each histogram by :math:`e_b - e_a` (total unchanged), so each
+    :math:`D_i` by at most 2; adding or removing one moves :math:`h_i` by :math:`\pm e_a` and the uniform table
+    by :math:`\pm\mathbf 1/n_i`, so :math:`D_i` by at most :math:`(1 - 1/n_i) + (n_i - 1)/n_i < 2`. One record
+    may change every attribute: the vector's :math:`\ell_2`-sensitivity is at most :math:`2\sqrt{|\text{attrs}|}`
+    under both adjacencies (:func:`select_one_way_sensitivity`; brute-forced in the tests).
+    """
+    out = np.empty(len(attrs))
+    for j, a in enumerate(attrs):
+        h = np.asarray(ds.marginal((int(a),)), dtype=float)
+        out[j] = float(np.abs(h - h.sum() / h.size).sum())
+    return out
+
+
+def select_one_way_sensitivity(n_attrs: int) -> float:
+    r""":math:`\ell_2`-sensitivity bound :math:`2\sqrt{c}` of :func:`select_one_way_statistic` on ``c`` attributes."""
+    return 2.0 * math.sqrt(n_attrs)
+
+
+def select_one_way_release(ds: Dataset, attrs: Sequence[int], sigma: float, gen: np.random.Generator
+                           ) -> np.ndarray:
+    """The selection's Gaussian mechanism: :func:`select_one_way_statistic` plus ``N(0, sigma^2)`` per attribute (the
+    only part of the selection that reads the records; audited as ``marginals[select-one-way]``)."""
+    return select_one_way_statistic(ds, attrs) + float(sigma) * gaussian_noise((len(attrs),), 1.0, gen)
+
+
+def select_one_way_plan(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], keep0: np.ndarray,
+                        candidates: Sequence[tuple[int, ...]], m: int | None, share: float, kappa: float,
+                        margin: float) -> dict[str, Any] | None:
+    r"""The public part of the private 1-way selection (:func:`select_one_way`): which candidates it tests, the
+    statistic's noise and each candidate's bar; ``None`` when no candidate could pass (then nothing is spent).
+
+    ``candidates``: the 1-way sets the public skip rule leaves unmeasured. The statistic
+    :math:`\hat D_i = D_i + N(0, \sigma_D^2)` (:func:`select_one_way_statistic`, the uniform table's L1 error, of
+    sensitivity :math:`\Delta_D = 2\sqrt{c}` on ``c`` attributes) gets :math:`\sigma_D = \Delta_D\sigma_1/\sqrt f`
+    (:func:`sigma0_of`, ``f = share``); attribute ``i`` passes when
+    :math:`\hat D_i \ge b_i = \kappa E_i + z\sigma_D` (``z = margin``: a lower confidence bound on :math:`D_i`),
+    :math:`E_i = \sqrt{2/\pi}\,\sigma_i\sqrt{(n_i-1) n_i}` the expected L1 error of its measured table before
+    projection (``sigma_i``: its noise scale were the sets ``keep0`` and every tested candidate measured with the
+    share ``1 - f``). A candidate whose largest possible :math:`D_i = 2m(1 - 1/n_i)` (every record on one value)
+    is below its bar is not tested (the one furthest below first, then the bars are recomputed; ``m`` public,
+    else every candidate is tested). Public quantities only: sizes, workload, ``m``, epsilon, delta, the rule's choice.
+    """
+    if share <= 0.0 or not candidates:
+        return None
+    sizes = layout.sizes
+    tested = list(candidates)
+    while tested:
+        sig_d = sigma0_of({**spec_args, "share": share}, select_one_way_sensitivity(len(tested)))
+        keep = np.asarray(keep0, dtype=bool).copy()
+        for A in tested:
+            keep[layout.res_pos[A]] = True
+        sens = residual_sensitivity(layout, np.where(keep, s, np.inf), spec_args["adjacency"])["sensitivity"]
+        sig_main = sigma0_of({**spec_args, "share": 1.0 - share}, sens)
+        bars = [kappa * math.sqrt(2.0 / math.pi) * sig_main * float(s[layout.res_pos[A]])
+                * math.sqrt((sizes[A[0]] - 1) * sizes[A[0]]) + margin * sig_d for A in tested]
+        excess = [0.0 if m is None else b - 2.0 * m * (1.0 - 1.0 / sizes[A[0]])
+                  for A, b in zip(tested, bars, strict=True)]
+        if max(excess) <= 0.0:
+            return {"candidates": list(candidates), "tested": tested, "bars": bars, "sigma": float(sig_d),
+                    "share": float(share), "kappa": float(kappa), "margin": float(margin)}
+        del tested[int(np.argmax(excess))]     # one at a time: the others' bars fall as sigma_D does
+    return None
+
+
+def select_one_way(ds: Dataset, plan: dict[str, Any], gen: np.random.Generator
+                   ) -> tuple[list[tuple[int, ...]], dict[str, Any]]:
+    r"""Which of the 1-way sets the public skip rule leaves unmeasured to measure after all: a Gaussian mechanism
+    with its own share of the budget (the plan: :func:`select_one_way_plan`).
+
+    The public rule (:func:`measured_sets`) skips a 1-way set whose public set SNR is low, and the release then
+    uses the uniform table for that attribute; that is right for an attribute spread over its values and badly
+    wrong for a concentrated one (a binned fare or income: most records in a few of its values), and no public
+    quantity tells the two apart. This step asks the data, privately: it releases the noisy uniform-table errors
+    :math:`\hat D_i` of the tested attributes and selects those above their bars. The measurement then runs with
+    the share ``1 - f`` (:func:`noise_scales` with the selected sets kept and the other candidates dropped).
+    Privacy: the two Gaussian mechanisms (the second chosen from the first's output) compose adaptively to one
+    Gaussian mechanism with :math:`\mu^2 = f\mu^2 + (1-f)\mu^2`: exactly the budget of the release without the
+    step (:func:`sigma0_of`; Dong, Roth and Su 2022, Cor. 3.3). Returns the selected sets and ``info`` (the
+    plan's public parts and the selection; not the statistics).
+    """
+    tested = plan["tested"]
+    attrs = [A[0] for A in tested]
+    noisy = select_one_way_release(ds, attrs, plan["sigma"], gen)
+    selected = [A for A, d, b in zip(tested, noisy, plan["bars"], strict=True) if d >= b]
+    info = {k: plan[k] for k in ("candidates", "tested", "share", "kappa", "margin", "sigma")}
+    return selected, {**info, "selected": selected}
 
 
 # ====================================================================== measurement
@@ -1136,7 +1277,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             adjacency: Any = Adjacency.REPLACE_ONE, calibration: str = "analytic", rng: RngLike = None,
             accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
             public_m: int | None = None, _mix: float | None = None,
-            _skip: float | tuple[float, ...] | None = None) -> Any:
+            _skip: float | tuple[float, ...] | None = None,
+            _select: tuple[float, float, float] | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
 
     ``public_m``: under add/remove adjacency the number of records is private, so the ``"auto"``
@@ -1146,7 +1288,9 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     ``m`` is that total. Under replace-one ``m`` is public and ``public_m`` must be ``None`` or equal it.
 
     ``_mix`` / ``_skip`` (studies only) override the ``"auto"`` allocation's mixing weight and its skip
-    thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule).
+    thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule);
+    ``_select`` the private 1-way selection's ``(share, kappa, margin)`` (:data:`SELECT_ONE_WAY`,
+    :func:`select_one_way_plan`).
 
     Validation happens here, once: the records into a :class:`Dataset`, the privacy parameters
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
@@ -1185,11 +1329,32 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         mix = auto_mix(snr, rule=mix_rule(layout, reconstruction, snr))
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, m_pub or 0, mix=mix, skip=_skip,
                                       reconstruction=reconstruction)
+    sel_share, sel_kappa, sel_margin = SELECT_ONE_WAY if _select is None else tuple(float(x) for x in _select)
+    if not 0.0 <= sel_share < 1.0:
+        raise InvalidParameterError(f"the selection's share must be in [0, 1); got {sel_share}")
+    candidates = [A for A in sens["unmeasured_sets"] if len(A) == 1] if allocation == "auto" else []
+    plan = None
+    if sel_share > 0.0 and candidates:       # public: the rule's unmeasured 1-way sets, sizes, m, the budget
+        s_shape = allocation_shape(layout, allocation, m=m_pub or 0, epsilon=spec_args["epsilon"], mix=mix)
+        plan = select_one_way_plan(layout, s_shape, spec_args, np.isfinite(sigmas), candidates, m_pub,
+                                   sel_share, sel_kappa, sel_margin)
     if accountant is not None:
-        # before the records are read: a refused charge draws no noise and releases nothing
+        # before the records are read: a refused charge draws no noise and releases nothing. With the private
+        # 1-way selection the release is two Gaussian mechanisms whose mu^2 add up to this one's (sigma0_of)
         accountant.charge_gaussian(sigma=sens["sigma0"], spec=spec,
                                    label=f"release_marginals[{allocation}/{reconstruction}]")
     gen = as_generator(rng)
+    selection = None
+    if plan is not None:
+        try:                                 # its own stream: the measurement's normals stay those without it
+            gen_sel = gen.spawn(1)[0]
+        except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
+            gen_sel = gen
+        chosen, selection = select_one_way(ds, plan, gen_sel)
+        spec_main = {**spec_args, "share": 1.0 - sel_share}
+        rejected = [A for A in candidates if A not in chosen] if SELECT_DROP_REJECTED else []
+        sigmas, spec, sens = noise_scales(layout, allocation, spec_main, m_pub or 0, mix=mix, skip=_skip,
+                                          reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
@@ -1211,6 +1376,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
         "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
         "unmeasured_sets": sens["unmeasured_sets"], "skip_threshold": sens["skip_threshold"],
+        "one_way_selection": selection,
         "auto_mix": mix if allocation == "auto" else None,
         "auto_mix_rule": rule if allocation == "auto" else None,
         "public_snr": snr, "reconstruction_tol": opts["tol"],
