@@ -115,7 +115,8 @@ def test_selection_choice_and_public_parts():
 def test_add_remove_with_public_m():
     """Under add/remove (``public_m`` declared) the step runs the same way and spends exactly the budget."""
     ds = _concentrated()
-    rel = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=2, adjacency="add-remove", public_m=ds.m)
+    rel = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=2, adjacency="add-remove", public_m=ds.m,
+                     selection="one-way")
     sel = rel.info["one_way_selection"]
     assert sel is not None and sel["tested"] == [(2,), (4,)] and sel["selected"] == [(2,)]
     mu2 = (mp.select_one_way_sensitivity(len(sel["tested"])) / sel["sigma"]) ** 2 \
@@ -157,16 +158,25 @@ def test_bad_share_is_refused():
         mp.release(ds, 2, epsilon=0.3, delta=1e-9, rng=0, _select=(1.0, 1.0, 0.0))
 
 
-def test_default_runs_the_selection_with_its_fitted_parameters():
-    """The default (``SELECT_ONE_WAY``, fitted on synthetic shapes: benchmarks/results_peers/titanic30/) runs the step
-    where the public rule leaves a 1-way set unmeasured that could pass, and its info records it."""
+def test_selection_is_opt_in_with_its_fitted_parameters():
+    """The default measures by the public rule alone (issue 14: the default's noise scales are a function of public
+    quantities); ``selection="one-way"`` runs the step with ``SELECT_ONE_WAY`` (fitted on synthetic shapes:
+    benchmarks/results_peers/titanic30/) where the public rule leaves a 1-way set unmeasured that could pass."""
     assert mp.SELECT_ONE_WAY == (0.03, 0.35, 2.0)
-    rel = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3)
+    rel = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3, selection="one-way")
     sel = rel.info["one_way_selection"]
     assert sel is not None and (sel["share"], sel["kappa"], sel["margin"]) == mp.SELECT_ONE_WAY
     assert sel["selected"] == [(2,)]
-    off = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3, _select=(0.0, 1.0, 0.0))
+    off = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3)
     assert off.info["one_way_selection"] is None and (2,) in off.info["unmeasured_sets"]
+    study_off = mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3, selection="one-way",
+                           _select=(0.0, 1.0, 0.0))
+    assert study_off.info["noise_scales"] == off.info["noise_scales"]
+    # the default, two datasets of the same public parameters (one concentrated, one spread): same noise scales
+    spread = mp.release(_concentrated(spread=True), 3, epsilon=0.5, delta=1e-9, rng=4)
+    assert spread.info["noise_scales"] == off.info["noise_scales"]
+    with pytest.raises(InvalidParameterError, match="selection"):
+        mp.release(_concentrated(), 3, epsilon=0.5, delta=1e-9, rng=3, selection="two-way")
 
 
 def test_rejected_candidates_left_to_the_rule(monkeypatch):
@@ -174,7 +184,7 @@ def test_rejected_candidates_left_to_the_rule(monkeypatch):
     1 - f, which drops it on its own path (it was below its bar with the whole budget); the budget is the same."""
     monkeypatch.setattr(mp, "SELECT_DROP_REJECTED", False)
     ds = _concentrated(spread=True)
-    rel = mp.release(ds, 3, epsilon=0.5, delta=1e-9, rng=3)
+    rel = mp.release(ds, 3, epsilon=0.5, delta=1e-9, rng=3, selection="one-way")
     sel = rel.info["one_way_selection"]
     assert sel["tested"] == [(2,)] and sel["selected"] == [] and (2,) in rel.info["unmeasured_sets"]
     mu2 = (mp.select_one_way_sensitivity(1) / sel["sigma"]) ** 2 + (rel.spec.sensitivity / rel.info["sigma0"]) ** 2

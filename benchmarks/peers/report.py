@@ -31,8 +31,9 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDER = ("sosproj", "sosproj_rp", "sosproj_lnn", "rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst")
-LABEL = {"sosproj": "sosproj default", "sosproj_rp": "sosproj alloc=rp", "sosproj_lnn": "sosproj recon=lnn",
+ORDER = ("sosproj", "sosproj_sel", "sosproj_rp", "sosproj_lnn", "rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst")
+LABEL = {"sosproj": "sosproj default", "sosproj_sel": "sosproj selection=one-way", "sosproj_rp": "sosproj alloc=rp",
+         "sosproj_lnn": "sosproj recon=lnn",
          "rp": "RP (BLUE)", "rp_trunc": "RP+truncate", "grem_lnn": "GReM-LNN", "tables": "equal tables+cube",
          "aim": "AIM", "mst": "MST"}
 LINEAR_PEERS = ("rp", "rp_trunc", "grem_lnn", "tables")
@@ -182,7 +183,7 @@ def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
               "[Runtime against AIM and MST, same run](#runtime-against-aim-and-mst-same-run)."]
     lines.append("")
     # paired ratios against every post-processing peer and the variants
-    others = ("rp_trunc", "grem_lnn", "tables", "sosproj_rp", "sosproj_lnn")
+    others = ("rp_trunc", "grem_lnn", "tables", "sosproj_sel", "sosproj_rp", "sosproj_lnn")
     lines += ["#### Paired ratios: sosproj default / each method (geometric mean of per-seed ratios, 95% interval)",
               "", "| dataset | epsilon | " + " | ".join(LABEL[m] for m in others) + " |",
               "|---|---|" + "---|" * len(others)]

@@ -202,7 +202,8 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
                       sparsity: int | None = None, on_violation: str = "truncate",
                       calibration: str = "analytic", degree: int | None = None, solver: str = "auto",
                       rng: RngLike = None, accountant: PrivacyAccountant | None = None,
-                      project_options: dict[str, Any] | None = None, public_m: int | None = None) -> Any:
+                      project_options: dict[str, Any] | None = None, public_m: int | None = None,
+                      selection: str = "none") -> Any:
     r"""Release every marginal of order ``<= k`` of binary data ``D`` with :math:`(\varepsilon,\delta)`-DP.
 
     Parameters
@@ -233,6 +234,10 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         (a declared size, never computed from the records) for the ``"auto"`` allocation, which is
         refused without it there (``m`` is private under add/remove); see
         :func:`sosproj.mechanisms.marginals_pipeline.release`.
+    selection : residual pipeline only: ``"none"`` (default; the measurement depends on public quantities only)
+        or ``"one-way"`` (opt-in: a separately budgeted private step may measure 1-way tables of concentrated
+        attributes that the public rule skips; same (epsilon, delta); see
+        :func:`sosproj.mechanisms.marginals_pipeline.select_one_way`).
 
     Returns
     -------
@@ -252,7 +257,10 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         return _pipeline(D, k, epsilon=epsilon, delta=delta, domain=domain, workload=workload,
                          allocation=allocation, reconstruction=reconstruction, adjacency=adjacency,
                          calibration=calibration, rng=rng, accountant=accountant, options=project_options,
-                         public_m=public_m)
+                         public_m=public_m, selection=selection)
+    if selection != "none":
+        raise InvalidParameterError("selection applies to the residual pipeline (method=None); got "
+                                    f"selection={selection!r} with method={method!r}")
     if public_m is not None:
         raise InvalidParameterError("public_m applies to the residual pipeline (method=None) under add/remove "
                                     "adjacency; the other methods use replace-one adjacency, where m is public")

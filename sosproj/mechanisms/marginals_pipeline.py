@@ -11,7 +11,8 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    ``"auto"`` allocation of categorical data skips the sets whose public set SNR is below their
    order's threshold in :data:`AUTO_SKIP_SNR` (:func:`measured_sets`; ``sigma_A = inf``: no budget, no
    data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`).
-   Where that rule leaves a 1-way set unmeasured, a **private 1-way selection** (:func:`select_one_way`,
+   Opt-in (``selection="one-way"``): where that rule leaves a 1-way set unmeasured, a **private 1-way
+   selection** (:func:`select_one_way`,
    :data:`SELECT_ONE_WAY`) spends a share of the budget on a Gaussian mechanism that asks whether the
    attribute is concentrated enough for its measured table to beat the uniform one, and measures the
    attributes that pass (the two Gaussian mechanisms compose to the release's budget in Gaussian DP).
@@ -83,9 +84,15 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "noise_scales", "measure", "Measurement", "release", "parse_workload",
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
-           "select_one_way_release", "select_one_way_sensitivity"]
+           "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
+
+#: ``selection=`` of :func:`release`: ``"none"`` (the default: the measurement is a function of public quantities
+#: only, two datasets with the same public parameters get the same noise scales) or ``"one-way"`` (the private 1-way
+#: selection, :func:`select_one_way`: a differentially private, separately budgeted step that may add 1-way sets the
+#: public rule skips; the noise scales then depend on its noisy output)
+SELECTIONS = ("none", "one-way")
 
 
 # ====================================================================== workload
@@ -663,10 +670,11 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
 
 # ====================================================================== private 1-way selection
 
-#: ``(share, kappa, margin)`` of the private 1-way selection (:func:`select_one_way`) of the categorical ``"auto"``
-#: release: the share of the squared Gaussian-DP budget :math:`\mu^2` spent on it (only when the public skip rule
-#: leaves some 1-way set unmeasured that could pass; otherwise nothing is spent and the release is the one without
-#: it) and the bar of its test (:func:`select_one_way_plan`); ``share = 0``: off.
+#: ``(share, kappa, margin)`` of the private 1-way selection (:func:`select_one_way`; opt-in: ``release(...,
+#: selection="one-way")``) of the categorical ``"auto"`` release: the share of the squared Gaussian-DP budget
+#: :math:`\mu^2` spent on it (only when the public skip rule leaves some 1-way set unmeasured that could pass;
+#: otherwise nothing is spent and the release is the one without it) and the bar of its test
+#: (:func:`select_one_way_plan`); ``share = 0``: off.
 SELECT_ONE_WAY = (0.03, 0.35, 2.0)
 #: Whether the candidates the selection rejects start dropped (with their supersets) in the measurement's rule
 #: (``True``), or are left to the public rule at the share ``1 - f``, which reaches them on its own path (``False``).
@@ -1277,7 +1285,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             adjacency: Any = Adjacency.REPLACE_ONE, calibration: str = "analytic", rng: RngLike = None,
             accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
             public_m: int | None = None, _mix: float | None = None,
-            _skip: float | tuple[float, ...] | None = None,
+            _skip: float | tuple[float, ...] | None = None, selection: str = "none",
             _select: tuple[float, float, float] | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
 
@@ -1290,7 +1298,13 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     ``_mix`` / ``_skip`` (studies only) override the ``"auto"`` allocation's mixing weight and its skip
     thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule);
     ``_select`` the private 1-way selection's ``(share, kappa, margin)`` (:data:`SELECT_ONE_WAY`,
-    :func:`select_one_way_plan`).
+    :func:`select_one_way_plan`; it applies whatever ``selection`` says, share ``0``: off).
+
+    ``selection`` (:data:`SELECTIONS`): ``"none"`` (default) measures by the public rule alone, so the noise scales
+    are a function of public quantities (issue 14's requirement on the default); ``"one-way"`` adds the private 1-way
+    selection (:func:`select_one_way`, :data:`SELECT_ONE_WAY`): a Gaussian mechanism with 3% of the budget asks
+    whether each 1-way set the public rule skips is concentrated enough to measure; the whole release keeps its
+    (epsilon, delta), but its noise scales then depend on that step's noisy output.
 
     Validation happens here, once: the records into a :class:`Dataset`, the privacy parameters
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
@@ -1305,6 +1319,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     ds = as_dataset(data, domain)
     check_choice(allocation, "allocation", ALLOCATIONS)
     check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
+    check_choice(selection, "selection", SELECTIONS)
     spec_args = {"epsilon": check_epsilon(epsilon), "delta": check_delta(delta),
                  "adjacency": Adjacency.parse(adjacency),
                  "calibration": check_choice(calibration, "calibration", CALIBRATIONS)}
@@ -1329,7 +1344,12 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         mix = auto_mix(snr, rule=mix_rule(layout, reconstruction, snr))
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, m_pub or 0, mix=mix, skip=_skip,
                                       reconstruction=reconstruction)
-    sel_share, sel_kappa, sel_margin = SELECT_ONE_WAY if _select is None else tuple(float(x) for x in _select)
+    if _select is not None:
+        sel_share, sel_kappa, sel_margin = (float(x) for x in _select)
+    elif selection == "one-way":
+        sel_share, sel_kappa, sel_margin = SELECT_ONE_WAY
+    else:
+        sel_share, sel_kappa, sel_margin = 0.0, *SELECT_ONE_WAY[1:]
     if not 0.0 <= sel_share < 1.0:
         raise InvalidParameterError(f"the selection's share must be in [0, 1); got {sel_share}")
     candidates = [A for A in sens["unmeasured_sets"] if len(A) == 1] if allocation == "auto" else []
