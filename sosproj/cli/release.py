@@ -441,7 +441,8 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         ds, domain_source = _read_categorical(args)
         bar.update(1)
         rel = release_marginals(ds, k, epsilon=args.epsilon, delta=args.delta, rng=_rng(args, console),
-                                workload=sets, allocation=args.allocation, reconstruction=args.reconstruction)
+                                workload=sets, allocation=args.allocation, reconstruction=args.reconstruction,
+                                selection=args.selection)
         del ds
         bar.update(1)
         names = rel.domain.names
@@ -450,7 +451,7 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
                    for i, w in enumerate(rel.workload)}
         public = {"domain": rel.domain.as_dict(), "domain_source": domain_source, "k": int(rel.k),
                   "m": int(rel.m), "m_source": "dataset size, public under replace-one adjacency",
-                  "workload": [[names[a] for a in w] for w in rel.workload]}
+                  "workload": [[names[a] for a in w] for w in rel.workload], "selection": args.selection}
         sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
                                 seeded=args.seed is not None, outputs=outputs)
         _check_convergence(sidecar, args, console)
@@ -610,6 +611,10 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                     help="residual pipeline: reconstruction (default auto: binary, cube projection then local "
                          "non-negativity; categorical, local non-negativity, plus the one-hot PSD from a public "
                          "SNR of 10)")
+    mg.add_argument("--selection", choices=("none", "one-way"), default="none",
+                    help="categorical residual pipeline: 'one-way' adds the private 1-way selection (3%% of the "
+                         "budget asks whether skipped wide attributes are concentrated; same epsilon and delta; "
+                         "the noise scales then depend on its private output); default none: public scales only")
     mg.set_defaults(func=run_marginals)
 
 
