@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -273,3 +274,43 @@ def test_solve_dual_compiled_matches_clarabel(metric):
     d[lay.empty_pos] = 0.0
     assert float(d @ (lay.expand(w) * d)) <= 2 * info["duality_gap"] + 1e-6
     assert np.allclose(tabs, lay.forward(ref), atol=1e-3 * max(1.0, np.abs(tabs).max()))
+
+
+def _ipf_reference(shape, margins, total, stall):
+    """ipf_fit's loop as of main ba2adb9 (np.expand_dims, a new table per factor): the in-place version must give
+    the same table bit for bit."""
+    T = np.full(shape, float(total) / max(math.prod(shape), 1))
+    nd = len(shape)
+    scale = max(float(total), 1.0)
+    drops = {axes: tuple(a for a in range(nd) if a not in axes) for axes in margins}
+    prev = np.inf
+    for cycle in range(1, 201):
+        worst = 0.0
+        for axes, target in margins.items():
+            drop = drops[axes]
+            cur = T.sum(axis=drop) if drop else T
+            worst = max(worst, float(np.abs(cur - target).max()))
+            with np.errstate(divide="ignore", invalid="ignore"):
+                f = np.where(cur > 0, target / np.where(cur > 0, cur, 1.0), 0.0)
+            T = T * np.expand_dims(f, drop) if drop else T * f
+        if worst <= 1e-10 * scale or (cycle >= ex.STALL_MIN_CYCLES and worst > (1.0 - stall) * prev):
+            break
+        prev = worst
+    return T
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_ipf_fit_in_place_equals_the_reference_loop(seed):
+    rng = np.random.default_rng(seed)
+    for _ in range(25):
+        shape = tuple(int(x) for x in rng.integers(2, 7, size=rng.integers(2, 4)))
+        T0 = rng.gamma(0.5, 10.0, size=shape)
+        T0[rng.random(shape) < 0.2] = 0.0
+        nd = len(shape)
+        margins = {}
+        for axes in itertools.combinations(range(nd), nd - 1):
+            drop = tuple(a for a in range(nd) if a not in axes)
+            m = T0.sum(axis=drop)
+            margins[axes] = np.maximum(m * (1.0 + 0.05 * rng.standard_normal(m.shape) * (seed % 2)), 0.0)
+        T, _gap = ex.ipf_fit(shape, margins, float(T0.sum()), stall=ex.EXTRAPOLATION_STALL)
+        assert np.array_equal(T, _ipf_reference(shape, margins, float(T0.sum()), ex.EXTRAPOLATION_STALL))

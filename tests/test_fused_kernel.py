@@ -220,6 +220,36 @@ def test_normal_min_equals_the_min_of_the_scaled_map(seed):
 
 
 @needs_numba
+@pytest.mark.parametrize("seed", range(6))
+def test_normal_min_below_answers_the_same_question(seed):
+    """``normal_min(below=b)``: when the minimum is below ``b`` the value returned is some cell's value, below ``b``
+    and not below the minimum (the scan may stop early); otherwise it is the exact minimum. So ``value < b`` has
+    the same truth value as ``min < b``, which is all the dual's trigger asks."""
+    rng = np.random.default_rng(100 + seed)
+    lay = _random_layout(rng)
+    y = rng.standard_normal(lay.tab_size)
+    inv_w = lay.expand(rng.random(len(lay.residual_sets)) + 0.1)
+    shift = rng.standard_normal(lay.tab_size) + (2.0 if seed % 2 else 0.0)
+    scale = rng.random(lay.tab_size) + 0.5
+    cells = scale * lay.normal_apply(y, inv_w, shift=shift, compiled=False)
+    ref = float(cells.min())
+    for b in (ref - 1.0, ref - 1e-9, ref + 1e-9, float(np.quantile(cells, 0.5)), float(cells.max()) + 1.0):
+        got = lay.normal_min(y, inv_w, shift, scale, below=b)
+        if ref < b:
+            assert got < b and got >= ref - 1e-12 * max(1.0, abs(ref))
+            assert np.min(np.abs(cells - got)) <= 1e-12 * max(1.0, abs(got))     # a cell's value
+        else:
+            assert abs(got - ref) <= 1e-12 * max(1.0, abs(ref))
+    # early stop observed: with every cell below b the first row of the first table answers (its minimum)
+    tinfo = lay._kernel_plan()[0]
+    j, n0, n1, n2, off = (int(v) for v in tinfo[0, :5])
+    row = cells[off:off + (n2 if j == 3 else n1 if j == 2 else n0)]
+    first = lay.normal_min(y, inv_w, shift, scale, below=float(cells.max()) + 1.0)
+    assert abs(first - float(row.min())) <= 1e-12 * max(1.0, abs(first))
+    assert lay.normal_min(y, inv_w, shift, scale, below=-np.inf) == lay.normal_min(y, inv_w, shift, scale)
+
+
+@needs_numba
 def test_release_on_the_compiled_path_equals_the_numpy_path(monkeypatch):
     """A default categorical release (Titanic, all 3-way, with skipped sets: both dual projections run) with the
     compiled step forced on and off: the same tables up to round-off, every table non-negative, summing to m and

@@ -105,7 +105,7 @@ def _put(mode, i, v, y, out, lam, a_coef):
 
 
 def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch,  # noqa: C901
-                 mode, lam, a_coef):
+                 mode, lam, a_coef, stop):
     r"""``out = alpha y + beta B diag(1/w) P B^T y (+ shift)`` (module docstring). ``tinfo[t]`` = (order ``j``,
     ``n0, n1, n2``, table offset, scratch offset); ``koff[t, mask]`` the offset in the lower-set vector ``u``
     of the subset of the table's axes with bit ``p`` of ``mask`` set for axis ``p``; ``iw_low``: ``1 / w`` on
@@ -116,7 +116,10 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
     case the caller sets ``y = out``). Returns the restart-test value (0 for ``mode=0``).
 
     ``mode=2`` (needs ``has_shift``): nothing is written; returns :math:`\min_i v_i\,\mathrm{lam}_i` over the cells of
-    ``v = alpha y + beta N y + shift`` (the dual's stopping trigger, ``lam`` = the reciprocal uniform tables)."""
+    ``v = alpha y + beta N y + shift`` (the dual's stopping trigger, ``lam`` = the reciprocal uniform tables);
+    it returns early, at the end of the first table row where the running minimum is below ``stop``, that running
+    minimum (a cell's value below ``stop``: what a caller that only asks "is the minimum below ``stop``?" needs;
+    ``stop = -inf``: the full minimum). ``stop`` is not used by the other modes."""
     dot = 0.0
     qmin = np.inf
     ntab = tinfo.shape[0]
@@ -320,6 +323,8 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                             q = (shr[c] + coef * yr[c] + (h + row02[c] + row12[c])) * lr[c]
                             if q < qmin:
                                 qmin = q
+                        if qmin < stop:                        # the answer is known: below stop
+                            return qmin
                     elif has_shift:
                         shr = shift[base:base + n2]
                         for c in range(n2):
@@ -352,6 +357,8 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                         qmin = min(qmin, r)
                     else:
                         dot += r
+                if mode == 2 and qmin < stop:
+                    return qmin
         else:
             h = beta * (u[koff[t, 0]] / n0 - iw * scratch[so])
             for a in range(n0):
@@ -363,4 +370,6 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
                     qmin = min(qmin, r)
                 else:
                     dot += r
+            if mode == 2 and qmin < stop:
+                return qmin
     return qmin if mode == 2 else dot

@@ -436,7 +436,7 @@ class ResidualLayout:
             ybuf = np.ascontiguousarray(y)
             sh = np.ascontiguousarray(shift, dtype=float) if shift is not None else ybuf
             _fk.kernels()(ybuf, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], float(alpha), float(beta), sh,
-                             shift is not None, t, np.empty(low.size), np.empty(n_scratch), 0, t, 0.0)
+                             shift is not None, t, np.empty(low.size), np.empty(n_scratch), 0, t, 0.0, -np.inf)
             return t
         if not self.fused_normal:
             v = self.adjoint(y)
@@ -523,18 +523,26 @@ class ResidualLayout:
         whether it restarted."""
         tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
         dot = _fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
-                               lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum))
+                               lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum), -np.inf)
         if dot > 0.0:
             y[...] = lam_new
             return True
         return False
 
-    def normal_min(self, y: np.ndarray, inv_w: np.ndarray, shift: np.ndarray, scale: np.ndarray) -> float:
+    def normal_min(self, y: np.ndarray, inv_w: np.ndarray, shift: np.ndarray, scale: np.ndarray, *,
+                   below: float | None = None) -> float:
         """``min_i scale_i (N y + shift)_i`` (``N`` as in :meth:`normal_apply`, ``alpha = 0, beta = 1``) by the compiled
-        kernel without writing the tables (needs :attr:`compiled_normal`): the LNN dual's stopping trigger."""
+        kernel without writing the tables (needs :attr:`compiled_normal`): the LNN dual's stopping trigger.
+
+        ``below``: the caller only asks whether the minimum is below this number; the scan then stops at the end of
+        the first table row where some cell's value is below it and returns that value (``< below``, ``>=`` the
+        minimum: the same answer to that question, after reading part of the tables; a trigger that fails early in
+        the tables skips most of the second pass). When the minimum is not below ``below`` the scan is complete and
+        the exact minimum is returned. ``None``: always the exact minimum."""
         tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
+        stop = -np.inf if below is None else float(below)
         return float(_fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 0.0, 1.0, shift, True,
-                                      y, np.empty(low.size), np.empty(n_scratch), 2, scale, 0.0))
+                                      y, np.empty(low.size), np.empty(n_scratch), 2, scale, 0.0, stop))
 
     def _kernel_plan(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """Cached index arrays of the compiled normal map (:func:`sosproj.data.fused_kernel.fused_normal`): per

@@ -91,6 +91,8 @@ def ipf_fit(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], 
     nd = len(shape)
     scale = max(float(total), 1.0)
     drops = {axes: tuple(a for a in range(nd) if a not in axes) for axes in margins}
+    # the factor's broadcast shape (np.expand_dims(f, drop) without its per-call argument handling)
+    bshape = {axes: tuple(1 if a in drops[axes] else shape[a] for a in range(nd)) for axes in margins}
     prev = np.inf
     for cycle in range(1, max_cycles + 1):
         worst = 0.0
@@ -100,7 +102,7 @@ def ipf_fit(shape: tuple[int, ...], margins: dict[tuple[int, ...], np.ndarray], 
             worst = max(worst, float(np.abs(cur - target).max()))
             with np.errstate(divide="ignore", invalid="ignore"):
                 f = np.where(cur > 0, target / np.where(cur > 0, cur, 1.0), 0.0)
-            T = T * np.expand_dims(f, drop) if drop else T * f
+            T *= f.reshape(bshape[axes])                       # the same products, in place
         if worst <= tol * scale or (stall is not None and cycle >= STALL_MIN_CYCLES and worst > (1.0 - stall) * prev):
             break
         prev = worst

@@ -58,6 +58,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -403,26 +404,59 @@ def allocation_shape(layout: ResidualLayout, allocation: str, *, m: int, epsilon
 # ====================================================================== sensitivity
 
 
-def _attribute_classes(layout: ResidualLayout, s: np.ndarray) -> list[list[int]] | None:
-    """Classes of interchangeable attributes (same size, workload and ``s`` invariant under swaps)."""
+def _swap_maps(layout: ResidualLayout) -> tuple[list[list[int]], list[np.ndarray] | None]:
+    """The layout's candidate classes of interchangeable attributes (equal sizes) and, per swap of a class's
+    first attribute with another member, the index of each residual set's image (``None`` when some swap does
+    not map the workload onto itself). Depends on the layout only: cached per layout object."""
+    hit = _SWAP_CACHE.get(layout)
+    if hit is not None:
+        return hit
     sizes = layout.sizes
     wl = set(layout.workload)
     by_size: dict[int, list[int]] = {}
     for i, n_i in enumerate(sizes):
         by_size.setdefault(n_i, []).append(i)
     pos = layout.res_pos
+    maps: list[np.ndarray] | None = []
     for cls_ in by_size.values():
         for j in cls_[1:]:
             perm = list(range(len(sizes)))
             perm[cls_[0]], perm[j] = j, cls_[0]
-            mapped = {tuple(sorted(perm[a] for a in w)) for w in wl}
-            if mapped != wl:
-                return None
+            if {tuple(sorted(perm[a] for a in w)) for w in wl} != wl:
+                maps = None
+                break
+            img = np.empty(len(pos), dtype=np.intp)
             for A, i in pos.items():
-                B = tuple(sorted(perm[a] for a in A))
-                if not math.isclose(s[pos[B]], s[i], rel_tol=1e-9):
-                    return None
-    return list(by_size.values())
+                img[i] = pos[tuple(sorted(perm[a] for a in A))]
+            maps.append(img)
+        if maps is None:
+            break
+    hit = (list(by_size.values()), maps)
+    _SWAP_CACHE[layout] = hit
+    return hit
+
+
+_SWAP_CACHE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _attribute_classes(layout: ResidualLayout, s: np.ndarray) -> list[list[int]] | None:
+    """Classes of interchangeable attributes (same size, workload and ``s`` invariant under swaps).
+
+    ``s`` is invariant under a swap when ``math.isclose(s[image(A)], s[A], rel_tol=1e-9)`` for every set ``A``
+    (here vectorized: equal, or both finite and ``|a - b| <= 1e-9 max(|a|, |b|)``: the same test); the swaps'
+    set images come from :func:`_swap_maps` (the layout's, cached)."""
+    classes, maps = _swap_maps(layout)
+    if maps is None:
+        return None
+    s = np.asarray(s, dtype=float)
+    fin = np.isfinite(s)
+    for img in maps:
+        a, b = s[img], s
+        with np.errstate(invalid="ignore", over="ignore"):
+            close = (a == b) | (fin[img] & fin & (np.abs(a - b) <= 1e-9 * np.maximum(np.abs(a), np.abs(b))))
+        if not close.all():
+            return None
+    return classes
 
 
 #: Largest number of difference patterns evaluated by the exact sensitivity search.
@@ -465,19 +499,26 @@ def residual_sensitivity(layout: ResidualLayout, s: np.ndarray, adjacency: Adjac
     same = np.where(valid, 1.0 - 1.0 / sizes[np.maximum(idx, 0)], 1.0)     # factor if i not in D
     diff = np.where(valid, -1.0 / sizes[np.maximum(idx, 0)], 1.0)          # factor if i in D
 
+    cols = np.maximum(idx, 0)
+
     def value(Dmask: np.ndarray) -> np.ndarray:               # Dmask: (C, n) bool -> (C,)
-        inD = np.where(valid[None], Dmask[:, np.maximum(idx, 0)], False)
-        prod = np.where(inD, diff[None], same[None]).prod(axis=2)
+        # prod_q (diff if attribute q of A is in D else same), factor by factor in q's order (a padded slot has
+        # diff = same = 1): the product the reduction along q forms, without the (C, sets, k) temporaries
+        prod = np.where(Dmask[:, cols[:, 0]], diff[None, :, 0], same[None, :, 0])
+        for q in range(1, idx.shape[1]):
+            prod *= np.where(Dmask[:, cols[:, q]], diff[None, :, q], same[None, :, q])
         return (2.0 * (pn[None] - prod)) @ w
 
     n = len(layout.sizes)
     classes = _attribute_classes(layout, np.asarray(s))
     if classes is not None and math.prod(len(c) + 1 for c in classes) <= MAX_PATTERNS:
-        counts = list(itertools.product(*[range(len(c) + 1) for c in classes]))
+        # row r: the first q_c members of every class c in D, (q_c) the r-th count vector of the lexicographic
+        # product (itertools.product's order)
+        counts = np.array(list(itertools.product(*[range(len(c) + 1) for c in classes])), dtype=np.intp)
         patterns = np.zeros((len(counts), n), dtype=bool)
-        for r, cnt in enumerate(counts):
-            for c, q in zip(classes, cnt, strict=True):
-                patterns[r, c[:q]] = True
+        for col, c in enumerate(classes):
+            for q, attr in enumerate(c):
+                patterns[:, attr] = counts[:, col] > q
     elif 2**n <= MAX_PATTERNS:
         patterns = ((np.arange(2**n)[:, None] >> np.arange(n)[None, :]) & 1).astype(bool)
     else:

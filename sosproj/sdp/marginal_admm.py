@@ -510,6 +510,7 @@ class MarginalProjector:
             switch = None
         compiled = switch == 0
         inv_uni = 1.0 / (total * self._uniform) if switch is not None else None
+        trig_below = -(self.tol / (1.0 - self.tol)) * (1.0 + 1e-9) if 0.0 < self.tol < 1.0 else None
         tab0 = lay.forward(primal(np.zeros(lay.tab_size))) if fused else None
         shift = -step * tab0 if fused else None
         # the primal point tested and returned: c(lam) or, averaged, c(ybar) (c is affine, so c(ybar) is the
@@ -566,7 +567,9 @@ class MarginalProjector:
                 if fused and not last:
                     # a cheap trigger: theta of B c(point) by the fused map; the test below recomputes it exactly
                     if compiled:                                   # = _theta of the map, nothing written
-                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni)
+                        # the trigger only asks whether theta > tol, i.e. qmin < -tol / (1 - tol): the scan may stop
+                        # at the first row below that (a hair lower, so rounding cannot flip the answer)
+                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni, below=trig_below)
                         th_trig = 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
                     else:
                         lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=False)
