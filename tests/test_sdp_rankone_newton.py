@@ -9,6 +9,7 @@ from rankone_cases import WrongCandidate, assert_planted_certified_tight, slow_d
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 from sosproj.sdp import compile_support, solve
+from sosproj.sdp import partial_newton as pn
 from sosproj.sdp.backends.rankone_newton import RankOneNewtonBackend
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import svec
@@ -46,6 +47,37 @@ def test_partial_block_matches_the_full_eigendecomposition(k, d):
     eps = 1e-6
     fd = (PartialPsdBlock(d).decompose(w + eps * h)[0] - PartialPsdBlock(d).decompose(w - eps * h)[0]) / (2 * eps)
     assert np.allclose(fd, part.jacobian(h), atol=1e-5)
+
+
+@pytest.mark.parametrize("sticky", [True, False])
+def test_full_decompositions_go_straight_to_eigh_and_back_to_the_partial_path(sticky, monkeypatch):
+    # FULL_STICKY (issue 15, session 30): after a decomposition with > MAX_NEGATIVE negative eigenvalues the next one
+    # is one full eigh (no filter, no exact partial decomposition); a full one with <= MAX_NEGATIVE hands back to the
+    # partial path with its exact pairs, whose next decomposition warm-starts from them. Same numbers either way.
+    monkeypatch.setattr(pn, "FULL_STICKY", sticky)
+    d = 60
+    rng = np.random.default_rng(11)
+    B = rng.standard_normal((d, d))
+    base = B @ B.T / d + 0.1 * np.eye(d)
+    V = np.linalg.qr(rng.standard_normal((d, MAX_NEGATIVE + 6)))[0]
+    part = PartialPsdBlock(d)
+    for step, k in enumerate([MAX_NEGATIVE + 6, MAX_NEGATIVE + 3, 3, 2]):
+        W = base - (V[:, :k] * np.linspace(2.0, 6.0, k)) @ V[:, :k].T + 1e-3 * step * np.eye(d)
+        assert int(np.sum(np.linalg.eigvalsh(W) < 0)) == k
+        exact_before = part.neg.exact_calls
+        full = _PsdBlock(d, single=False)
+        (p1, m1), (p2, m2) = full.decompose(svec(W)), part.decompose(svec(W))
+        assert part.partial == (k <= MAX_NEGATIVE)
+        assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+        if sticky and step in (1, 2):             # after a full one: no partial decomposition was tried
+            assert part.neg.exact_calls == exact_before
+        if not sticky and step in (1, 2):
+            assert part.neg.exact_calls > exact_before
+        for _ in range(2):
+            H = rng.standard_normal((d, d))
+            h = svec(H + H.T)
+            assert np.allclose(full.jacobian(h), part.jacobian(h), atol=1e-9)
+    assert part.full_calls == 2 and part.partial_calls == 2
 
 
 def test_a_negative_eigenvalue_missed_by_the_warm_block_is_caught_and_projected():

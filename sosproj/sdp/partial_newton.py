@@ -93,6 +93,12 @@ TANGENT_MAX_NEGATIVE = 1
 TANGENT_DOMINANT = True
 FACE_FILTER_DEGREE = 8
 
+#: after a decomposition with more than :data:`MAX_NEGATIVE` negative eigenvalues, the next one is a full ``eigh``
+#: straight away (:meth:`PartialPsdBlock._decompose_full`), until one finds at most :data:`MAX_NEGATIVE`; False: the
+#: filter and the exact partial decompositions first every time, as before issue 15's session 30 (at ``n = 100`` the
+#: face holds ~100 negative eigenvalues: ``benchmarks/results_support/n100_30/notes.md``)
+FULL_STICKY = True
+
 
 class PartialPsdBlock(_PsdBlock):
     """A PSD block of the semismooth Newton method computed from its negative eigenpairs (module docs).
@@ -119,6 +125,7 @@ class PartialPsdBlock(_PsdBlock):
         self.Qn = np.zeros((d, 0))
         self._chol: list[tuple[float, np.ndarray]] | None = None
         self.partial_calls = self.full_calls = self.missed_calls = 0
+        self._full_next = False
         self._exact_seen = 0
         self._tan_rc: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         # gather map svec position -> matrix entry (faster than the parent's scatter), below FAST_SVEC_MIN only:
@@ -164,6 +171,8 @@ class PartialPsdBlock(_PsdBlock):
         """``(Pi_+(w), Pi_+(-w))`` in svec from the negative eigenpairs (full ``eigh`` beyond
         :data:`MAX_NEGATIVE` of them)."""
         M = self.to_matrix(w)
+        if self._full_next and self.neg.device is None:
+            return self._decompose_full(w, M)
         lam, V = self.neg(M, EIG_RTOL)
         if lam.size <= MAX_NEGATIVE and self.neg.exact_calls == self._exact_seen and not self._complete(M, lam, V):
             # the warm-started block missed a negative eigenvalue: the exact partial decomposition
@@ -173,7 +182,34 @@ class PartialPsdBlock(_PsdBlock):
         if lam.size > MAX_NEGATIVE:
             self.partial = False
             self.full_calls += 1
+            self._full_next = FULL_STICKY
             return super().decompose(w)
+        return self._set_partial(w, M, lam, V)
+
+    def _decompose_full(self, w: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r"""The decomposition after one with more than :data:`MAX_NEGATIVE` negative eigenvalues
+        (:data:`FULL_STICKY`): one full ``eigh`` straight away. The warm-started filter, the exact partial
+        decompositions (``syevr`` on a block doubled until it holds every negative eigenvalue: one tridiagonal
+        reduction each) and then the full ``eigh`` all reduced the same matrix: at order 5,151 with ~100 negative
+        eigenvalues, five or six :math:`\tfrac43N^3` reductions per Newton step instead of one. When the full
+        decomposition finds at most :data:`MAX_NEGATIVE` negative eigenvalues, the partial path takes over with
+        those exact pairs (and seeds the filter's warm start with them)."""
+        lam, Q = np.linalg.eigh(M)
+        neg = int(np.searchsorted(lam, 0.0))          # the partial path's count: eigenvalues < 0
+        if neg > MAX_NEGATIVE:
+            self.partial = False
+            self.full_calls += 1
+            if self.Qn.shape[1]:
+                self.Qn, self.lam_n, self.M, self._chol = np.zeros((self.d, 0)), np.zeros(0), None, None
+            return self._set_full(w, M, lam, Q)
+        self._full_next = False
+        self.neg._keep(lam, Q, neg)                  # the filter's next warm start (as after its exact call)
+        return self._set_partial(w, M, lam[:neg], Q[:, :neg].copy())
+
+    def _set_partial(self, w: np.ndarray, M: np.ndarray, lam: np.ndarray,
+                     V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Keep the negative eigenpairs ``(lam, V)`` of ``M = smat(w)`` (all of them) for the partial path;
+        return ``(Pi_+(w), Pi_+(-w))`` in svec."""
         self.partial = True
         self.partial_calls += 1
         self.M, self.lam_n, self.Qn, self._chol = M, lam, V, None
@@ -391,4 +427,4 @@ class PartialPsdBlock(_PsdBlock):
 
 
 __all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
-           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT"]
+           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT", "FULL_STICKY"]
