@@ -69,6 +69,8 @@ def test_full_decompositions_go_straight_to_eigh_and_back_to_the_partial_path(st
         (p1, m1), (p2, m2) = full.decompose(svec(W)), part.decompose(svec(W))
         assert part.partial == (k <= MAX_NEGATIVE)
         assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+        if step == 0:                             # cold: one syevr block, then eigh (before: the block doubled)
+            assert part.neg.exact_calls == (0 if sticky else 1) and part.full_calls == 1
         if sticky and step in (1, 2):             # after a full one: no partial decomposition was tried
             assert part.neg.exact_calls == exact_before
         if not sticky and step in (1, 2):

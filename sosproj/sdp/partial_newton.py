@@ -171,8 +171,11 @@ class PartialPsdBlock(_PsdBlock):
         """``(Pi_+(w), Pi_+(-w))`` in svec from the negative eigenpairs (full ``eigh`` beyond
         :data:`MAX_NEGATIVE` of them)."""
         M = self.to_matrix(w)
-        if self._full_next and self.neg.device is None:
-            return self._decompose_full(w, M)
+        if FULL_STICKY and self.neg.device is None:
+            if self._full_next:
+                return self._decompose_full(w, M)
+            if self.neg.X is None and self.neg._block(self.neg.n_neg) > MAX_NEGATIVE:    # cold: no doubling
+                return self._decompose_cold(w, M)
         lam, V = self.neg(M, EIG_RTOL)
         if lam.size <= MAX_NEGATIVE and self.neg.exact_calls == self._exact_seen and not self._complete(M, lam, V):
             # the warm-started block missed a negative eigenvalue: the exact partial decomposition
@@ -199,12 +202,36 @@ class PartialPsdBlock(_PsdBlock):
         if neg > MAX_NEGATIVE:
             self.partial = False
             self.full_calls += 1
+            self._full_next = True
             if self.Qn.shape[1]:
                 self.Qn, self.lam_n, self.M, self._chol = np.zeros((self.d, 0)), np.zeros(0), None, None
             return self._set_full(w, M, lam, Q)
         self._full_next = False
         self.neg._keep(lam, Q, neg)                  # the filter's next warm start (as after its exact call)
         return self._set_partial(w, M, lam[:neg], Q[:, :neg].copy())
+
+    def _decompose_cold(self, w: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A decomposition without a warm block (the first of a face solver): the filter's exact first step, the
+        lowest ``_block(n_neg)`` eigenpairs by ``syevr`` (``n_neg`` = :data:`FIRST_NEGATIVE_HINT` on the first
+        call), the same call and numbers as :class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`' exact step.
+        Where all of them are negative the block holds more than :data:`MAX_NEGATIVE`, and instead of doubling the
+        block (one more tridiagonal reduction each time: 14, 28, ... 224 at the ``n = 100`` hand-over's 142
+        negative eigenvalues) the full ``eigh`` follows at once (:meth:`_decompose_full`)."""
+        neg = self.neg
+        k = min(self.d, neg._block(neg.n_neg))
+        lam, V = sla.eigh(M, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
+        if lam[-1] < 0 and k < self.d:                  # k > MAX_NEGATIVE (the caller's test)
+            return self._decompose_full(w, M)
+        neg.exact_calls += 1
+        n_neg = int(np.searchsorted(lam, 0.0))
+        neg._keep(lam, V, n_neg)
+        self._exact_seen = neg.exact_calls
+        if n_neg > MAX_NEGATIVE:                        # k = d: every eigenvalue negative
+            self.partial = False
+            self.full_calls += 1
+            self._full_next = True
+            return super().decompose(w)
+        return self._set_partial(w, M, lam[:n_neg], V[:, :n_neg])
 
     def _set_partial(self, w: np.ndarray, M: np.ndarray, lam: np.ndarray,
                      V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
