@@ -82,6 +82,26 @@ def test_full_decompositions_go_straight_to_eigh_and_back_to_the_partial_path(st
     assert part.full_calls == 2 and part.partial_calls == 2
 
 
+@pytest.mark.parametrize("k", [MAX_NEGATIVE + 12, FAST_SVEC_MIN // 2 + 40])
+def test_full_path_syr2k_product_matches_the_parent(k, monkeypatch):
+    # from order FAST_SVEC_MIN on, the full path's product by one syr2k on the lower triangle (issue 15, session 30):
+    # the same numbers as _PsdBlock.jacobian (float64), with the negative side smaller (k = 20) or the positive one
+    d = FAST_SVEC_MIN + 31
+    rng = np.random.default_rng(k)
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    lam = np.concatenate([-rng.uniform(0.1, 3.0, k), rng.uniform(0.1, 3.0, d - k)])
+    w = svec((Q * lam) @ Q.T)
+    part, full = PartialPsdBlock(d), _PsdBlock(d, single=False)
+    (p1, _), (p2, _) = part.decompose(w), full.decompose(w)
+    assert not part.partial and part.npos == d - k and np.allclose(p1, p2, atol=1e-10)
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    ref = full.jacobian(h)
+    np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))
+    monkeypatch.setattr(pn, "FULL_SYR2K", False)
+    np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))   # the parent's
+
+
 def test_a_negative_eigenvalue_missed_by_the_warm_block_is_caught_and_projected():
     # diagonal W: the warm block spans e_0..e_6, its Krylov space stays there and its next Ritz value is
     # positive, so the block step alone accepts one negative eigenvalue and misses the one at e_{d-1}
