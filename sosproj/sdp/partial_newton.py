@@ -44,6 +44,7 @@ from scipy.linalg import blas as _blas
 
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import SQRT2
+from sosproj.sdp.gpu import device_eigh
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
 #: beyond this many negative eigenvalues the block uses the full eigendecomposition
@@ -175,10 +176,11 @@ class PartialPsdBlock(_PsdBlock):
         """``(Pi_+(w), Pi_+(-w))`` in svec from the negative eigenpairs (full ``eigh`` beyond
         :data:`MAX_NEGATIVE` of them)."""
         M = self.to_matrix(w)
-        if FULL_STICKY and self.neg.device is None:
+        if FULL_STICKY:
             if self._full_next:
                 return self._decompose_full(w, M)
-            if self.neg.X is None and self.neg._block(self.neg.n_neg) > MAX_NEGATIVE:    # cold: no doubling
+            neg = self.neg
+            if neg.device is None and neg.X is None and neg._block(neg.n_neg) > MAX_NEGATIVE:   # cold: no doubling
                 return self._decompose_cold(w, M)
         lam, V = self.neg(M, EIG_RTOL)
         if lam.size <= MAX_NEGATIVE and self.neg.exact_calls == self._exact_seen and not self._complete(M, lam, V):
@@ -198,10 +200,15 @@ class PartialPsdBlock(_PsdBlock):
         (:data:`FULL_STICKY`): one full ``eigh`` straight away. The warm-started filter, the exact partial
         decompositions (``syevr`` on a block doubled until it holds every negative eigenvalue: one tridiagonal
         reduction each) and then the full ``eigh`` all reduced the same matrix: at order 5,151 with ~100 negative
-        eigenvalues, five or six :math:`\tfrac43N^3` reductions per Newton step instead of one. When the full
+        eigenvalues, five or six :math:`\tfrac43N^3` reductions per Newton step instead of one (with a ``device``:
+        one device ``eigh`` with every eigenvector, instead of the device's partial one and then the host's full
+        one). When the full
         decomposition finds at most :data:`MAX_NEGATIVE` negative eigenvalues, the partial path takes over with
         those exact pairs (and seeds the filter's warm start with them)."""
-        lam, Q = np.linalg.eigh(M)
+        if self.neg.device is not None:             # every eigenpair from the device, in float64
+            lam, Q = device_eigh(M, self.neg.device)
+        else:
+            lam, Q = np.linalg.eigh(M)
         neg = int(np.searchsorted(lam, 0.0))          # the partial path's count: eigenvalues < 0
         if neg > MAX_NEGATIVE:
             self.partial = False
