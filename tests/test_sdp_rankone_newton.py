@@ -644,6 +644,37 @@ def test_dominant_tangent_is_the_defect_at_the_point_without_the_small_negatives
     assert np.abs(J - Jp).max() > 1e-3
 
 
+@pytest.mark.parametrize("full_tangent", [True, False])
+def test_full_path_tangent_is_the_dominant_defect(full_tangent, monkeypatch):
+    """After a full decomposition (more than ``MAX_NEGATIVE`` negative eigenvalues) with ``FULL_TANGENT``, ``tangent``
+    factors ``I - J'`` at ``W'`` (the most negative pair kept, the others set to zero) as on the partial path, and
+    ``jacobian_diag`` is the ones its Woodbury form assumes; without it, ``None`` and the true diagonal."""
+    monkeypatch.setattr(pn, "FULL_TANGENT", full_tangent)
+    d = 24
+    k = MAX_NEGATIVE + 3
+    rng = np.random.default_rng(9)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, k)))[0]
+    W = B @ B.T / d + np.eye(d) - (V * np.concatenate([[60.0], np.linspace(3.0, 4.0, k - 1)])) @ V.T
+    part = PartialPsdBlock(d)
+    part.decompose(svec(W))
+    assert not part.partial and part.d - part.npos == k
+    if not full_tangent:
+        assert part.tangent() is None and not np.allclose(part.jacobian_diag(), 1.0)
+        return
+    assert np.array_equal(part.jacobian_diag(), np.ones(d * (d + 1) // 2))
+    S, Ninv = part.tangent()
+    assert S.shape[1] == d and np.linalg.eigvalsh(Ninv)[0] > 0
+    ref = PartialPsdBlock(d)      # the Jacobian of the module docs at W', its dominant negative pair given
+    lam, Q = np.linalg.eigh(W)
+    ref.M = W - (Q[:, 1:k] * lam[1:k]) @ Q[:, 1:k].T
+    ref.lam_n, ref.Qn, ref.partial, ref._chol = lam[:1], Q[:, :1], True, None
+    m = S.shape[0]
+    Jp = np.column_stack([ref.jacobian(e) for e in np.eye(m)])
+    Sd = S.toarray()
+    assert np.allclose(np.eye(m) - Jp, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-10)
+
+
 def test_packed_jacobian_is_the_derivative_of_the_projection():
     """From order ``FAST_SVEC_MIN`` on the Jacobian runs on the packed triangle (``dspmv`` / ``dspr2``): it equals
     the dense formula of the module docs and a central finite difference of the projection, with three negative

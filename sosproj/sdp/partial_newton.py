@@ -100,6 +100,11 @@ FACE_FILTER_DEGREE = 8
 #: face holds ~100 negative eigenvalues: ``benchmarks/results_support/n100_30/notes.md``)
 FULL_STICKY = True
 
+#: after a full decomposition (:data:`FULL_STICKY`), :meth:`PartialPsdBlock.tangent`'s dominant-pair Woodbury
+#: preconditioner from its negative pairs (with the diagonal ``jacobian_diag`` of ones it assumes), as on the partial
+#: path; False: the diagonal preconditioner there, as before issue 15's session 30
+FULL_TANGENT = False
+
 #: the full path's Jacobian product by ``syr2k`` from order :data:`FAST_SVEC_MIN` on
 #: (:meth:`PartialPsdBlock._jacobian_full_syr2k`); False: the parent's, as before issue 15's session 30
 FULL_SYR2K = True
@@ -131,6 +136,7 @@ class PartialPsdBlock(_PsdBlock):
         self._chol: list[tuple[float, np.ndarray]] | None = None
         self.partial_calls = self.full_calls = self.missed_calls = 0
         self._full_next = False
+        self._full_tangent = False
         self._exact_seen = 0
         self._tan_rc: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         # gather map svec position -> matrix entry (faster than the parent's scatter), below FAST_SVEC_MIN only:
@@ -176,6 +182,7 @@ class PartialPsdBlock(_PsdBlock):
         """``(Pi_+(w), Pi_+(-w))`` in svec from the negative eigenpairs (full ``eigh`` beyond
         :data:`MAX_NEGATIVE` of them)."""
         M = self.to_matrix(w)
+        self._full_tangent = False
         if FULL_STICKY:
             if self._full_next:
                 return self._decompose_full(w, M)
@@ -214,9 +221,14 @@ class PartialPsdBlock(_PsdBlock):
             self.partial = False
             self.full_calls += 1
             self._full_next = True
-            if self.Qn.shape[1]:
+            out = self._set_full(w, M, lam, Q)
+            # FULL_TANGENT: the negative pairs (views) and M for tangent(); else nothing of the partial path is kept
+            self._full_tangent = FULL_TANGENT and neg <= self.npos
+            if self._full_tangent:
+                self.Qn, self.lam_n, self.M, self._chol = Q[:, :neg], lam[:neg], M, None
+            else:
                 self.Qn, self.lam_n, self.M, self._chol = np.zeros((self.d, 0)), np.zeros(0), None, None
-            return self._set_full(w, M, lam, Q)
+            return out
         self._full_next = False
         self.neg._keep(lam, Q, neg)                  # the filter's next warm start (as after its exact call)
         return self._set_partial(w, M, lam[:neg], Q[:, :neg].copy())
@@ -237,11 +249,8 @@ class PartialPsdBlock(_PsdBlock):
         n_neg = int(np.searchsorted(lam, 0.0))
         neg._keep(lam, V, n_neg)
         self._exact_seen = neg.exact_calls
-        if n_neg > MAX_NEGATIVE:                        # k = d: every eigenvalue negative
-            self.partial = False
-            self.full_calls += 1
-            self._full_next = True
-            return super().decompose(w)
+        if n_neg > MAX_NEGATIVE:                        # more than MAX_NEGATIVE inside the block: the full eigh
+            return self._decompose_full(w, M)
         return self._set_partial(w, M, lam[:n_neg], V[:, :n_neg])
 
     def _set_partial(self, w: np.ndarray, M: np.ndarray, lam: np.ndarray,
@@ -399,7 +408,8 @@ class PartialPsdBlock(_PsdBlock):
         """Indices of the negative eigenpairs :meth:`tangent` keeps (the :data:`TANGENT_MAX_NEGATIVE` most negative)
         and of the others (set to zero there), or ``None`` where :meth:`tangent` returns ``None``."""
         k_all = self.lam_n.size
-        if not self.partial or k_all < 1 or self.M is None or (k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT):
+        if (not (self.partial or self._full_tangent) or k_all < 1 or self.M is None
+                or (k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT)):
             return None
         order = np.argsort(self.lam_n)
         k = min(k_all, TANGENT_MAX_NEGATIVE)
@@ -482,12 +492,13 @@ class PartialPsdBlock(_PsdBlock):
         return S, out
 
     def jacobian_diag(self) -> np.ndarray:
-        """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``)."""
-        if not self.partial:
+        """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``; after a full
+        decomposition with :data:`FULL_TANGENT`, the base of :meth:`tangent`'s Woodbury preconditioner)."""
+        if not (self.partial or self._full_tangent):
             return super().jacobian_diag()
         return np.ones(self.proj.lower.size)
 
 
 __all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
            "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT", "FULL_STICKY",
-           "FULL_SYR2K"]
+           "FULL_SYR2K", "FULL_TANGENT"]
