@@ -12,6 +12,6 @@ export PYTHONPATH=$PWD PYTHONUNBUFFERED=1 OMP_NUM_THREADS=16 OPENBLAS_NUM_THREAD
 export SOSPROJ_MEMORY_LIMIT=68719476736
 nvidia-smi -L; nproc; uptime
 python3 -c "import torch, numpy, scipy; print(torch.__version__, numpy.__version__, scipy.__version__)"
-timeout $(( CALL - 20 )) python3 benchmarks/results_support/n100_30/newton_only.py --n 100 --tensor 0 --tol 1e-6 \
+timeout $(( CALL - 20 )) python3 benchmarks/results_support/newton29/newton_only.py --n 100 --tensor 0 --tol 1e-6 \
     --cache /tmp/n100_30_dev.pkl --opt dr_gap=0.3 "device='cuda'" --trace --time-limit $(( CALL - 60 ))
 uptime

@@ -4,7 +4,7 @@
 # processes, one BLAS thread. Usage (repository root, venv active):
 #   BASE=/tmp/n100_30_base NEW=$PWD bash benchmarks/results_support/n100_30/n64_same_run.sh
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
-S=benchmarks/results_support/n100_30/newton_only.py
+S=benchmarks/results_support/newton29/newton_only.py
 for n in ${NS:-64}; do
   C=/tmp/n100_30_rough_n$n.pkl
   [ -f $C ] || PYTHONPATH=${NEW:?} python $S --n $n --tensor 0 --tol 1e-6 --cache $C --rough-only
