@@ -102,8 +102,10 @@ FULL_STICKY = True
 
 #: after a full decomposition (:data:`FULL_STICKY`), :meth:`PartialPsdBlock.tangent`'s dominant-pair Woodbury
 #: preconditioner from its negative pairs (with the diagonal ``jacobian_diag`` of ones it assumes), as on the partial
-#: path; False: the diagonal preconditioner there, as before issue 15's session 30
-FULL_TANGENT = False
+#: path; False: the diagonal preconditioner there, as before issue 15's session 30. At ``n = 48`` from a 0.3 hand-over
+#: (16-58 negative eigenvalues, every decomposition full): 959 -> 275 CG steps, 27.5 -> 11.9 s CPU after the rough
+#: phase, the same certificate (``benchmarks/results_support/n100_30/notes.md``)
+FULL_TANGENT = True
 
 #: the full path's Jacobian product by ``syr2k`` from order :data:`FAST_SVEC_MIN` on
 #: (:meth:`PartialPsdBlock._jacobian_full_syr2k`); False: the parent's, as before issue 15's session 30
