@@ -243,6 +243,7 @@ class PartialPsdBlock(_PsdBlock):
         block (one more tridiagonal reduction each time: 14, 28, ... 224 at the ``n = 100`` hand-over's 142
         negative eigenvalues) the full ``eigh`` follows at once (:meth:`_decompose_full`)."""
         neg = self.neg
+        neg.calls += 1                                  # as its __call__ counts it (resync, the filter's seed)
         k = min(self.d, neg._block(neg.n_neg))
         lam, V = sla.eigh(M, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
         if lam[-1] < 0 and k < self.d:                  # k > MAX_NEGATIVE (the caller's test)
