@@ -102,6 +102,26 @@ def test_full_path_syr2k_product_matches_the_parent(k, monkeypatch):
     np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))   # the parent's
 
 
+def test_cold_decomposition_on_a_small_face_is_bitwise_the_old_path(monkeypatch):
+    # with few negative eigenvalues (n = 64's face) the cold path runs the filter's same exact call, counts it the
+    # same way, and every later (warm) decomposition is bitwise the one of FULL_STICKY = False
+    rng = np.random.default_rng(0)
+    d = 300
+    B = rng.standard_normal((d, d))
+    base = B @ B.T / d
+    V = np.linalg.qr(rng.standard_normal((d, 3)))[0]
+    outs = {}
+    for sticky in (False, True):
+        monkeypatch.setattr(pn, "FULL_STICKY", sticky)
+        part, res = PartialPsdBlock(d), []
+        for t in range(6):
+            W = base - (V * np.array([50.0, 0.3 + 0.01 * t, 0.1])) @ V.T + 1e-3 * t * np.outer(V[:, 0], V[:, 1])
+            res += [part.decompose(svec(0.5 * (W + W.T)))[0], np.array([part.neg.calls, part.neg.exact_calls])]
+        assert part.partial_calls == 6
+        outs[sticky] = res
+    assert all(np.array_equal(a, b) for a, b in zip(outs[False], outs[True]))
+
+
 def test_a_negative_eigenvalue_missed_by_the_warm_block_is_caught_and_projected():
     # diagonal W: the warm block spans e_0..e_6, its Krylov space stays there and its next Ritz value is
     # positive, so the block step alone accepts one negative eigenvalue and misses the one at e_{d-1}
