@@ -324,3 +324,29 @@ def test_auto_device_runs_the_projection_on_the_device_and_matches_the_host(monk
     assert res.converged and res.info["device"] in ("cpu", "cuda")
     ro = R.readout(3)
     np.testing.assert_allclose(ro(res.x), ro(host.x), atol=1e-6)
+
+
+@needs_torch
+@pytest.mark.parametrize("device", DEVICES)
+def test_newton_face_full_path_on_a_device_equals_the_host(device):
+    # issue 15, session 30: after a face with > MAX_NEGATIVE negative eigenvalues the next decomposition is one device
+    # eigh with every eigenvector (FULL_STICKY); projection and Jacobian as the host's _PsdBlock, and back to the
+    # partial path when the count drops
+    from sosproj.sdp.backends.ssnal import _PsdBlock
+    from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
+
+    rng = np.random.default_rng(3)
+    d = 60
+    Q, _ = np.linalg.qr(rng.normal(size=(d, d)))
+    part = PartialPsdBlock(d, device=resolve_device(device))
+    for k in (MAX_NEGATIVE + 7, MAX_NEGATIVE + 4, 2):
+        lam = np.concatenate([-rng.uniform(0.1, 2, k), rng.uniform(0.1, 2, d - k)])
+        w = svec((Q * lam) @ Q.T)
+        full = _PsdBlock(d, single=False)
+        (p1, m1), (p2, m2) = full.decompose(w), part.decompose(w)
+        assert part.partial == (k <= MAX_NEGATIVE)
+        np.testing.assert_allclose(p2, p1, atol=1e-10)
+        np.testing.assert_allclose(m2, m1, atol=1e-10)
+        H = rng.normal(size=(d, d))
+        h = svec(H + H.T)
+        np.testing.assert_allclose(part.jacobian(h), full.jacobian(h), atol=1e-9)

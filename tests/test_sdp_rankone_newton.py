@@ -9,6 +9,7 @@ from rankone_cases import WrongCandidate, assert_planted_certified_tight, slow_d
 from sosproj.errors import InvalidParameterError, ProjectionError, ResourceLimitError, SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, boolean_cube, unit_ball
 from sosproj.sdp import compile_support, solve
+from sosproj.sdp import partial_newton as pn
 from sosproj.sdp.backends.rankone_newton import RankOneNewtonBackend
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import svec
@@ -46,6 +47,79 @@ def test_partial_block_matches_the_full_eigendecomposition(k, d):
     eps = 1e-6
     fd = (PartialPsdBlock(d).decompose(w + eps * h)[0] - PartialPsdBlock(d).decompose(w - eps * h)[0]) / (2 * eps)
     assert np.allclose(fd, part.jacobian(h), atol=1e-5)
+
+
+@pytest.mark.parametrize("sticky", [True, False])
+def test_full_decompositions_go_straight_to_eigh_and_back_to_the_partial_path(sticky, monkeypatch):
+    # FULL_STICKY (issue 15, session 30): after a decomposition with > MAX_NEGATIVE negative eigenvalues the next one
+    # is one full eigh (no filter, no exact partial decomposition); a full one with <= MAX_NEGATIVE hands back to the
+    # partial path with its exact pairs, whose next decomposition warm-starts from them. Same numbers either way.
+    monkeypatch.setattr(pn, "FULL_STICKY", sticky)
+    d = 60
+    rng = np.random.default_rng(11)
+    B = rng.standard_normal((d, d))
+    base = B @ B.T / d + 0.1 * np.eye(d)
+    V = np.linalg.qr(rng.standard_normal((d, MAX_NEGATIVE + 6)))[0]
+    part = PartialPsdBlock(d)
+    for step, k in enumerate([MAX_NEGATIVE + 6, MAX_NEGATIVE + 3, 3, 2]):
+        W = base - (V[:, :k] * np.linspace(2.0, 6.0, k)) @ V[:, :k].T + 1e-3 * step * np.eye(d)
+        assert int(np.sum(np.linalg.eigvalsh(W) < 0)) == k
+        exact_before = part.neg.exact_calls
+        full = _PsdBlock(d, single=False)
+        (p1, m1), (p2, m2) = full.decompose(svec(W)), part.decompose(svec(W))
+        assert part.partial == (k <= MAX_NEGATIVE)
+        assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+        if step == 0:                             # cold: one syevr block, then eigh (before: the block doubled)
+            assert part.neg.exact_calls == (0 if sticky else 1) and part.full_calls == 1
+        if sticky and step in (1, 2):             # after a full one: no partial decomposition was tried
+            assert part.neg.exact_calls == exact_before
+        if not sticky and step in (1, 2):
+            assert part.neg.exact_calls > exact_before
+        for _ in range(2):
+            H = rng.standard_normal((d, d))
+            h = svec(H + H.T)
+            assert np.allclose(full.jacobian(h), part.jacobian(h), atol=1e-9)
+    assert part.full_calls == 2 and part.partial_calls == 2
+
+
+@pytest.mark.parametrize("k", [MAX_NEGATIVE + 12, FAST_SVEC_MIN // 2 + 40])
+def test_full_path_syr2k_product_matches_the_parent(k, monkeypatch):
+    # from order FAST_SVEC_MIN on, the full path's product by one syr2k on the lower triangle (issue 15, session 30):
+    # the same numbers as _PsdBlock.jacobian (float64), with the negative side smaller (k = 20) or the positive one
+    d = FAST_SVEC_MIN + 31
+    rng = np.random.default_rng(k)
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    lam = np.concatenate([-rng.uniform(0.1, 3.0, k), rng.uniform(0.1, 3.0, d - k)])
+    w = svec((Q * lam) @ Q.T)
+    part, full = PartialPsdBlock(d), _PsdBlock(d, single=False)
+    (p1, _), (p2, _) = part.decompose(w), full.decompose(w)
+    assert not part.partial and part.npos == d - k and np.allclose(p1, p2, atol=1e-10)
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    ref = full.jacobian(h)
+    np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))
+    monkeypatch.setattr(pn, "FULL_SYR2K", False)
+    np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))   # the parent's
+
+
+def test_cold_decomposition_on_a_small_face_is_bitwise_the_old_path(monkeypatch):
+    # with few negative eigenvalues (n = 64's face) the cold path runs the filter's same exact call, counts it the
+    # same way, and every later (warm) decomposition is bitwise the one of FULL_STICKY = False
+    rng = np.random.default_rng(0)
+    d = 300
+    B = rng.standard_normal((d, d))
+    base = B @ B.T / d
+    V = np.linalg.qr(rng.standard_normal((d, 3)))[0]
+    outs = {}
+    for sticky in (False, True):
+        monkeypatch.setattr(pn, "FULL_STICKY", sticky)
+        part, res = PartialPsdBlock(d), []
+        for t in range(6):
+            W = base - (V * np.array([50.0, 0.3 + 0.01 * t, 0.1])) @ V.T + 1e-3 * t * np.outer(V[:, 0], V[:, 1])
+            res += [part.decompose(svec(0.5 * (W + W.T)))[0], np.array([part.neg.calls, part.neg.exact_calls])]
+        assert part.partial_calls == 6
+        outs[sticky] = res
+    assert all(np.array_equal(a, b) for a, b in zip(outs[False], outs[True]))
 
 
 def test_a_negative_eigenvalue_missed_by_the_warm_block_is_caught_and_projected():
@@ -588,6 +662,37 @@ def test_dominant_tangent_is_the_defect_at_the_point_without_the_small_negatives
     assert np.allclose(np.eye(m) - Jp, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-11)
     J = np.column_stack([part.jacobian(e) for e in np.eye(m)])
     assert np.abs(J - Jp).max() > 1e-3
+
+
+@pytest.mark.parametrize("full_tangent", [True, False])
+def test_full_path_tangent_is_the_dominant_defect(full_tangent, monkeypatch):
+    """After a full decomposition (more than ``MAX_NEGATIVE`` negative eigenvalues) with ``FULL_TANGENT``, ``tangent``
+    factors ``I - J'`` at ``W'`` (the most negative pair kept, the others set to zero) as on the partial path, and
+    ``jacobian_diag`` is the ones its Woodbury form assumes; without it, ``None`` and the true diagonal."""
+    monkeypatch.setattr(pn, "FULL_TANGENT", full_tangent)
+    d = 24
+    k = MAX_NEGATIVE + 3
+    rng = np.random.default_rng(9)
+    B = rng.standard_normal((d, d))
+    V = np.linalg.qr(rng.standard_normal((d, k)))[0]
+    W = B @ B.T / d + np.eye(d) - (V * np.concatenate([[60.0], np.linspace(3.0, 4.0, k - 1)])) @ V.T
+    part = PartialPsdBlock(d)
+    part.decompose(svec(W))
+    assert not part.partial and part.d - part.npos == k
+    if not full_tangent:
+        assert part.tangent() is None and not np.allclose(part.jacobian_diag(), 1.0)
+        return
+    assert np.array_equal(part.jacobian_diag(), np.ones(d * (d + 1) // 2))
+    S, Ninv = part.tangent()
+    assert S.shape[1] == d and np.linalg.eigvalsh(Ninv)[0] > 0
+    ref = PartialPsdBlock(d)      # the Jacobian of the module docs at W', its dominant negative pair given
+    lam, Q = np.linalg.eigh(W)
+    ref.M = W - (Q[:, 1:k] * lam[1:k]) @ Q[:, 1:k].T
+    ref.lam_n, ref.Qn, ref.partial, ref._chol = lam[:1], Q[:, :1], True, None
+    m = S.shape[0]
+    Jp = np.column_stack([ref.jacobian(e) for e in np.eye(m)])
+    Sd = S.toarray()
+    assert np.allclose(np.eye(m) - Jp, Sd @ np.linalg.solve(Ninv, Sd.T), atol=1e-10)
 
 
 def test_packed_jacobian_is_the_derivative_of_the_projection():

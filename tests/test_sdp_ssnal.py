@@ -80,6 +80,26 @@ def test_psd_jacobian_is_the_derivative_of_the_projection(npos):
         assert np.isclose(svec(E) @ blk.jacobian(svec(E)), diag[svec(E).nonzero()[0][0]])
 
 
+@pytest.mark.parametrize(("d", "npos"), [(7, 1), (7, 6), (30, 3), (30, 15), (30, 27), (61, 50)])
+def test_jacobian_diag_equals_the_definition(d, npos):
+    """The preconditioner's diagonal in O(N^2 min(neg, npos)) (issue 15, session 30) is svec's entries of
+    S Om S' (S = Q o Q, Om the Jacobian's weights: 0 on negative pairs, 1 on positive ones, nu across), the
+    O(N^3) form it replaced, whichever side is the smaller."""
+    W = _random_sym(d, npos, seed=d + npos)
+    blk = _PsdBlock(d, single=False)
+    blk.decompose(svec(W))
+    neg = d - blk.npos
+    assert blk.npos == npos
+    lp, ln = blk.lam[neg:], blk.lam[:neg]
+    Om = np.zeros((d, d))
+    Om[neg:, neg:] = 1.0
+    nu = lp[:, None] / (lp[:, None] - ln[None, :])
+    Om[neg:, :neg] = nu
+    Om[:neg, neg:] = nu.T
+    S = blk.Q * blk.Q
+    np.testing.assert_allclose(blk.jacobian_diag(), ((S @ Om) @ S.T).flat[blk.proj.lower], rtol=0, atol=1e-13)
+
+
 def test_decompose_returns_the_moreau_pair():
     d = 6
     W = _random_sym(d, 4, seed=3)

@@ -44,6 +44,7 @@ from scipy.linalg import blas as _blas
 
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import SQRT2
+from sosproj.sdp.gpu import device_eigh
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
 #: beyond this many negative eigenvalues the block uses the full eigendecomposition
@@ -93,6 +94,23 @@ TANGENT_MAX_NEGATIVE = 1
 TANGENT_DOMINANT = True
 FACE_FILTER_DEGREE = 8
 
+#: after a decomposition with more than :data:`MAX_NEGATIVE` negative eigenvalues, the next one is a full ``eigh``
+#: straight away (:meth:`PartialPsdBlock._decompose_full`), until one finds at most :data:`MAX_NEGATIVE`; False: the
+#: filter and the exact partial decompositions first every time, as before issue 15's session 30 (at ``n = 100`` the
+#: face holds ~100 negative eigenvalues: ``benchmarks/results_support/n100_30/notes.md``)
+FULL_STICKY = True
+
+#: after a full decomposition (:data:`FULL_STICKY`), :meth:`PartialPsdBlock.tangent`'s dominant-pair Woodbury
+#: preconditioner from its negative pairs (with the diagonal ``jacobian_diag`` of ones it assumes), as on the partial
+#: path; False: the diagonal preconditioner there, as before issue 15's session 30. At ``n = 48`` from a 0.3 hand-over
+#: (16-58 negative eigenvalues, every decomposition full): 959 -> 275 CG steps, 27.5 -> 11.9 s CPU after the rough
+#: phase, the same certificate (``benchmarks/results_support/n100_30/notes.md``)
+FULL_TANGENT = True
+
+#: the full path's Jacobian product by ``syr2k`` from order :data:`FAST_SVEC_MIN` on
+#: (:meth:`PartialPsdBlock._jacobian_full_syr2k`); False: the parent's, as before issue 15's session 30
+FULL_SYR2K = True
+
 
 class PartialPsdBlock(_PsdBlock):
     """A PSD block of the semismooth Newton method computed from its negative eigenpairs (module docs).
@@ -119,6 +137,8 @@ class PartialPsdBlock(_PsdBlock):
         self.Qn = np.zeros((d, 0))
         self._chol: list[tuple[float, np.ndarray]] | None = None
         self.partial_calls = self.full_calls = self.missed_calls = 0
+        self._full_next = False
+        self._full_tangent = False
         self._exact_seen = 0
         self._tan_rc: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         # gather map svec position -> matrix entry (faster than the parent's scatter), below FAST_SVEC_MIN only:
@@ -164,6 +184,13 @@ class PartialPsdBlock(_PsdBlock):
         """``(Pi_+(w), Pi_+(-w))`` in svec from the negative eigenpairs (full ``eigh`` beyond
         :data:`MAX_NEGATIVE` of them)."""
         M = self.to_matrix(w)
+        self._full_tangent = False
+        if FULL_STICKY:
+            if self._full_next:
+                return self._decompose_full(w, M)
+            neg = self.neg
+            if neg.device is None and neg.X is None and neg._block(neg.n_neg) > MAX_NEGATIVE:   # cold: no doubling
+                return self._decompose_cold(w, M)
         lam, V = self.neg(M, EIG_RTOL)
         if lam.size <= MAX_NEGATIVE and self.neg.exact_calls == self._exact_seen and not self._complete(M, lam, V):
             # the warm-started block missed a negative eigenvalue: the exact partial decomposition
@@ -173,7 +200,66 @@ class PartialPsdBlock(_PsdBlock):
         if lam.size > MAX_NEGATIVE:
             self.partial = False
             self.full_calls += 1
+            self._full_next = FULL_STICKY
             return super().decompose(w)
+        return self._set_partial(w, M, lam, V)
+
+    def _decompose_full(self, w: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        r"""The decomposition after one with more than :data:`MAX_NEGATIVE` negative eigenvalues
+        (:data:`FULL_STICKY`): one full ``eigh`` straight away. The warm-started filter, the exact partial
+        decompositions (``syevr`` on a block doubled until it holds every negative eigenvalue: one tridiagonal
+        reduction each) and then the full ``eigh`` all reduced the same matrix: at order 5,151 with ~100 negative
+        eigenvalues, five or six :math:`\tfrac43N^3` reductions per Newton step instead of one (with a ``device``:
+        one device ``eigh`` with every eigenvector, instead of the device's partial one and then the host's full
+        one). When the full
+        decomposition finds at most :data:`MAX_NEGATIVE` negative eigenvalues, the partial path takes over with
+        those exact pairs (and seeds the filter's warm start with them)."""
+        if self.neg.device is not None:             # every eigenpair from the device, in float64
+            lam, Q = device_eigh(M, self.neg.device)
+        else:
+            lam, Q = np.linalg.eigh(M)
+        neg = int(np.searchsorted(lam, 0.0))          # the partial path's count: eigenvalues < 0
+        if neg > MAX_NEGATIVE:
+            self.partial = False
+            self.full_calls += 1
+            self._full_next = True
+            out = self._set_full(w, M, lam, Q)
+            # FULL_TANGENT: the negative pairs (views) and M for tangent(); else nothing of the partial path is kept
+            self._full_tangent = FULL_TANGENT and neg <= self.npos
+            if self._full_tangent:
+                self.Qn, self.lam_n, self.M, self._chol = Q[:, :neg], lam[:neg], M, None
+            else:
+                self.Qn, self.lam_n, self.M, self._chol = np.zeros((self.d, 0)), np.zeros(0), None, None
+            return out
+        self._full_next = False
+        self.neg._keep(lam, Q, neg)                  # the filter's next warm start (as after its exact call)
+        return self._set_partial(w, M, lam[:neg], Q[:, :neg].copy())
+
+    def _decompose_cold(self, w: np.ndarray, M: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """A decomposition without a warm block (the first of a face solver): the filter's exact first step, the
+        lowest ``_block(n_neg)`` eigenpairs by ``syevr`` (``n_neg`` = :data:`FIRST_NEGATIVE_HINT` on the first
+        call), the same call and numbers as :class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`' exact step.
+        Where all of them are negative the block holds more than :data:`MAX_NEGATIVE`, and instead of doubling the
+        block (one more tridiagonal reduction each time: 14, 28, ... 224 at the ``n = 100`` hand-over's 142
+        negative eigenvalues) the full ``eigh`` follows at once (:meth:`_decompose_full`)."""
+        neg = self.neg
+        neg.calls += 1                                  # as its __call__ counts it (resync, the filter's seed)
+        k = min(self.d, neg._block(neg.n_neg))
+        lam, V = sla.eigh(M, subset_by_index=[0, k - 1], driver="evr", check_finite=False)
+        if lam[-1] < 0 and k < self.d:                  # k > MAX_NEGATIVE (the caller's test)
+            return self._decompose_full(w, M)
+        neg.exact_calls += 1
+        n_neg = int(np.searchsorted(lam, 0.0))
+        neg._keep(lam, V, n_neg)
+        self._exact_seen = neg.exact_calls
+        if n_neg > MAX_NEGATIVE:                        # more than MAX_NEGATIVE inside the block: the full eigh
+            return self._decompose_full(w, M)
+        return self._set_partial(w, M, lam[:n_neg], V[:, :n_neg])
+
+    def _set_partial(self, w: np.ndarray, M: np.ndarray, lam: np.ndarray,
+                     V: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Keep the negative eigenpairs ``(lam, V)`` of ``M = smat(w)`` (all of them) for the partial path;
+        return ``(Pi_+(w), Pi_+(-w))`` in svec."""
         self.partial = True
         self.partial_calls += 1
         self.M, self.lam_n, self.Qn, self._chol = M, lam, V, None
@@ -231,6 +317,8 @@ class PartialPsdBlock(_PsdBlock):
     def jacobian(self, h: np.ndarray) -> np.ndarray:
         r"""Apply :math:`\mathcal J\in\partial\Pi_{\mathcal S_+}` at the decomposed point to ``h``."""
         if not self.partial:
+            if FULL_SYR2K and self._gather is None and 0 < self.npos < self.d:
+                return self._jacobian_full_syr2k(h)
             return super().jacobian(h)
         k = self.lam_n.size
         if k == 0:
@@ -242,6 +330,28 @@ class PartialPsdBlock(_PsdBlock):
         sym += np.take(P, self.proj.upper)
         sym *= self.proj.scale
         return h - sym
+
+    def _jacobian_full_syr2k(self, h: np.ndarray) -> np.ndarray:
+        r""":meth:`~sosproj.sdp.backends.ssnal._PsdBlock.jacobian` after a full decomposition, from order
+        :data:`FAST_SVEC_MIN` on: with :math:`Q_a` the smaller eigenspace (``a`` columns), :math:`U = HQ_a`,
+        :math:`G = Q_a^\top U`, :math:`T = w\circ(U^\top Q_b)` the same as there, the correction is
+        :math:`YQ_a^\top + Q_aY^\top` with :math:`Y = Q_aG/2 + Q_bT^\top` (``d x a``), formed by one ``syr2k`` on
+        the lower triangle, whose columns are svec's rows (no ``N x N`` transpose-add, no second triangle):
+        four products of :math:`2N^2a` flops as before, one ``N x N`` pass less."""
+        Qa, Qb, wt = self._jac_factors()
+        H = self.to_matrix(h)
+        if H.dtype != Qa.dtype:
+            H = H.astype(Qa.dtype)
+        U = H @ Qa
+        del H
+        G = Qa.T @ U
+        T = wt * (U.T @ Qb)
+        Y = Qb @ T.T
+        Y += Qa @ (0.5 * G)
+        syr2k = sla.get_blas_funcs("syr2k", (Y, Qa))
+        C = syr2k(1.0, Y, Qa, lower=1)        # Fortran order: column j's rows j.. = svec's row j of the correction
+        out = self.to_svec(C.T).astype(float, copy=False)
+        return out if self.npos <= self.d - self.npos else h - out
 
     def _cross(self, HQ: np.ndarray) -> np.ndarray:
         r"""``Y`` (``d x k``) with :math:`\mathcal J[H] = H - (YQ_-^\top + Q_-Y^\top)`, from :math:`HQ_-`:
@@ -301,7 +411,8 @@ class PartialPsdBlock(_PsdBlock):
         """Indices of the negative eigenpairs :meth:`tangent` keeps (the :data:`TANGENT_MAX_NEGATIVE` most negative)
         and of the others (set to zero there), or ``None`` where :meth:`tangent` returns ``None``."""
         k_all = self.lam_n.size
-        if not self.partial or k_all < 1 or self.M is None or (k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT):
+        if (not (self.partial or self._full_tangent) or k_all < 1 or self.M is None
+                or (k_all > TANGENT_MAX_NEGATIVE and not TANGENT_DOMINANT)):
             return None
         order = np.argsort(self.lam_n)
         k = min(k_all, TANGENT_MAX_NEGATIVE)
@@ -384,11 +495,13 @@ class PartialPsdBlock(_PsdBlock):
         return S, out
 
     def jacobian_diag(self) -> np.ndarray:
-        """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``)."""
-        if not self.partial:
+        """The preconditioner's diagonal: ones (the Jacobian differs from the identity by rank ``2k``; after a full
+        decomposition with :data:`FULL_TANGENT`, the base of :meth:`tangent`'s Woodbury preconditioner)."""
+        if not (self.partial or self._full_tangent):
             return super().jacobian_diag()
         return np.ones(self.proj.lower.size)
 
 
 __all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
-           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT"]
+           "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT", "FULL_STICKY",
+           "FULL_SYR2K", "FULL_TANGENT"]
