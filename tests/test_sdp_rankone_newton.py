@@ -455,6 +455,9 @@ def test_memory_estimate_covers_the_measured_peak_and_admits_n100():
     prob = compile_support(R, 3, W)
     N = R.psd_blocks[0].order
     _, settings = support_route(R, SOLVER, 1e-6, 3)
+    # one untraced solve first: module imports and one-time caches are not the solve's workspace (run alone, the
+    # test otherwise counted them and failed by 0.01%)
+    assert ConicSolver(prob, SOLVER, tol=1e-6, **settings).solve().converged
     tracemalloc.start()
     try:
         tracemalloc.reset_peak()
