@@ -12,6 +12,7 @@ import importlib.util
 
 import numpy as np
 import pytest
+from rankone_cases import WrongCandidate
 
 from sosproj.errors import SolverNotAvailableError
 from sosproj.poly import MomentRelaxation, unit_ball
@@ -215,13 +216,14 @@ def test_the_lowrank_fallback_of_rankone_newton_keeps_the_device():
     from sosproj.sdp.gpu import TorchPSDProjector
     from sosproj.sdp.solve import ConicSolver
 
-    # n = 8, tol 1e-7, certificate only at the end of each round (check_updates=False): the Newton rounds
-    # end just above the certified gap, so the fallback runs
+    # a rounding whose candidate is a poor point: no rank-one certificate can reach the gap, so the fallback
+    # runs whatever the Newton rounds do (session 30's premise, rounds that end just above the gap at n = 8, stopped
+    # holding once the Newton phase improved)
     R = MomentRelaxation(unit_ball(8), 4)
     prob = compile_support(R, 3, np.random.default_rng(8).standard_normal((8, 8, 8)))
     _, settings = support_route(R, "rankone_newton", 1e-7, 3)
-    ws = ConicSolver(prob, "rankone_newton", tol=1e-7, device="cpu", fallback="lowrank", check_updates=False,
-                     **settings)
+    settings["rounding"] = WrongCandidate(R, 3)
+    ws = ConicSolver(prob, "rankone_newton", tol=1e-7, device="cpu", fallback="lowrank", **settings)
     res = ws.solve(on_fail="return")
     fb = ws._backend._fallback
     assert res.info["fallback"] == "lowrank" and res.status == "solved"
