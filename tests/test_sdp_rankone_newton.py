@@ -919,3 +919,66 @@ def test_newton_phase_takes_more_coupled_rows_than_the_admm(monkeypatch):
     assert sol.converged and sol.info["newton_steps"] >= 1 and sol.info["cert_relative_gap"] <= 1e-7
     assert abs(sol.objective - ref.objective) <= 1e-6 * abs(ref.objective)
     assert sol.info["cert_lower"] <= ref.objective + 1e-9 <= sol.info["cert_upper"] + 2e-9
+
+
+def test_full_path_single_products_are_float32_views_of_the_float64_ones():
+    # FULL_SINGLE_RTOL (issue 15, session 31): set_single switches the full path's CG products to float32 factors;
+    # they agree with the float64 product to float32 rounding, and switching back gives the float64 numbers exactly
+    d, k = FAST_SVEC_MIN + 31, MAX_NEGATIVE + 12
+    rng = np.random.default_rng(31)
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    lam = np.concatenate([-rng.uniform(0.1, 3.0, k), rng.uniform(0.1, 3.0, d - k)])
+    part = PartialPsdBlock(d)
+    part.decompose(svec((Q * lam) @ Q.T))
+    assert not part.partial and not part.single
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    ref = part.jacobian(h)
+    part.set_single(True)
+    single = part.jacobian(h)
+    assert part._jac_factors()[0].dtype == np.float32 and single.dtype == np.float64
+    err = np.max(np.abs(single - ref)) / np.max(np.abs(ref))
+    assert 1e-12 < err < 1e-5                      # float32 rounding: not the float64 numbers, close to them
+    part.set_single(False)
+    assert part._jac_factors()[0].dtype == np.float64
+    np.testing.assert_array_equal(part.jacobian(h), ref)
+
+
+def test_face_cg_runs_single_only_above_the_tolerance_and_restores_float64(monkeypatch):
+    # the face solver's _newton_dir sets float32 products for CG only while its tolerance is >= FULL_SINGLE_RTOL,
+    # and float64 again after it (the line search, the residuals and the certificate never see float32)
+    from sosproj.sdp.backends import rankone_newton as rn
+    from sosproj.sdp.backends.ssnal import SsnalBackend
+    R, W, _ = tensor_case(6, seed=4)
+    prob = compile_support(R, 3, W)
+    face = rn._FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1)
+    seen = []
+
+    def spy(self, grad, active, rtol):
+        seen.append(self.face_block.single)
+        return grad, 0
+    monkeypatch.setattr(SsnalBackend, "_newton_dir", spy)
+    g = np.ones(3)
+    for rtol in (1e-2, pn.FULL_SINGLE_RTOL, 0.5 * pn.FULL_SINGLE_RTOL, 1e-7):
+        face._newton_dir(g, None, rtol)
+        assert not face.face_block.single
+    assert seen == [True, True, False, False]
+    monkeypatch.setattr(pn, "FULL_SINGLE_RTOL", None)
+    face._newton_dir(g, None, 1e-2)
+    assert seen[-1] is False and not face.face_block.single
+
+
+@pytest.mark.parametrize("n", [6, 10])
+def test_single_cg_products_on_the_full_path_leave_the_certificate_recomputed(n, monkeypatch):
+    # every decomposition on the full path (MAX_NEGATIVE = 0) with every CG product in float32 (FULL_SINGLE_RTOL
+    # tiny): still solved, and the reported certificate is what a fresh float64 certifier computes on the answer
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", 0)
+    monkeypatch.setattr(pn, "FULL_SINGLE_RTOL", 1e-300)
+    R, W, _ = tensor_case(n, seed=n + 1)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-7, 3)
+    sol = RankOneNewtonBackend(prob, tol=1e-7, **settings).solve()
+    ref = _recomputed(R, prob, sol)
+    assert sol.status == "solved" and ref["relative_gap"] <= sol.extra["cert_gap_tol"]
+    assert sol.extra["cert_relative_gap"] == pytest.approx(ref["relative_gap"], rel=1e-9, abs=1e-15)
+    assert sol.extra["cert_lower"] == pytest.approx(ref["lower"], rel=1e-12)

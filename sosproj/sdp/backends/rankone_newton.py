@@ -60,6 +60,7 @@ from typing import Any
 import numpy as np
 
 from sosproj.errors import InvalidParameterError, ResourceLimitError, SolverNotAvailableError
+from sosproj.sdp import partial_newton
 from sosproj.sdp.backends.base import RawSolution, SolverBackend
 from sosproj.sdp.backends.lowrank import _PartialPSDProjector
 from sosproj.sdp.backends.rankone import lowrank_fallback
@@ -165,6 +166,16 @@ class _FaceSsnal(SsnalBackend):
         proj.n_pos = 1
         self.psd_proj[blk.d] = proj
         self.prepare_tangent()          # the Woodbury preconditioner's maps, before the Newton phase's workspace
+
+    def _newton_dir(self, grad: np.ndarray, active: np.ndarray, rtol: float) -> tuple[np.ndarray, int]:
+        """The parent's CG, with the face block's full-path products in float32 while ``rtol`` is at least
+        :data:`~sosproj.sdp.partial_newton.FULL_SINGLE_RTOL` (the line search and the residuals stay float64)."""
+        lim = partial_newton.FULL_SINGLE_RTOL
+        self.face_block.set_single(lim is not None and rtol >= lim)
+        try:
+            return super()._newton_dir(grad, active, rtol)
+        finally:
+            self.face_block.set_single(False)
 
 
 class RankOneNewtonBackend(SolverBackend):
