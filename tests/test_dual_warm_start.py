@@ -93,3 +93,31 @@ def test_zero_warm_start_is_the_cold_start_bit_for_bit():
     a, ia = proj.solve_dual(r, on_fail="raise")
     b, ib = proj.solve_dual(r, on_fail="raise", warm_start=np.zeros(lay.tab_size))
     assert np.array_equal(a, b) and ia["iterations"] == ib["iterations"]
+
+
+def test_certificate_from_the_callers_lagrangian_minimizer_matches_the_recomputed_one():
+    """``certificate(lagrangian=(c(lam), B c(lam)))`` (what solve_dual passes after its exact test) gives the numbers
+    of the recomputation, up to the rounding of ``g / w`` against ``g * (1 / w)``."""
+    lay, r = _negative_residuals()
+    w = mp.table_metric(lay) * np.array([1.0 + 2.0 * len(A) for A in lay.residual_sets])
+    proj = MarginalProjector(lay, w, tol=1e-6, max_iter=20000)
+    out, _ = proj.solve_dual(r, on_fail="raise")
+    lam = np.random.default_rng(4).exponential(1.0, lay.tab_size)
+    we = lay.expand(w)
+    we[lay.empty_pos] = 1.0                                        # the empty set's weight is ignored
+    inv_w = 1.0 / we
+    inv_w[lay.empty_pos] = 0.0
+    c = lay.adjoint(lam) * inv_w + r
+    c[lay.empty_pos] = r[lay.empty_pos]
+    a = proj.certificate(r, out, lam)
+    b = proj.certificate(r, out, lam, lagrangian=(c, lay.forward(c)))
+    for key in ("objective", "dual_objective", "duality_gap"):
+        assert np.isclose(a[key], b[key], rtol=1e-12, atol=1e-9), key
+    assert a["objective"] == b["objective"]
+    # and solve_dual's reported gap is that of its answer (recomputed here without the shortcut)
+    lay2, r2 = _negative_residuals(seed=1)
+    p2 = MarginalProjector(lay2, mp.table_metric(lay2), tol=1e-4, max_iter=20000)
+    out2, info2 = p2.solve_dual(r2, on_fail="raise")
+    mixed, theta = p2.make_nonnegative(out2)
+    assert theta == 0.0 and np.array_equal(mixed, out2)            # the answer is already mixed, non-negative
+    assert info2["objective"] == p2.certificate(r2, out2, np.zeros(lay2.tab_size))["objective"]
