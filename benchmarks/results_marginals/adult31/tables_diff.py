@@ -49,7 +49,8 @@ with open(out_txt, "a") as fh:
                 f"(m = {a['m']}; {d.max() / a['m']:.3g} m), sum |diff| / m {d.sum() / a['m']:.4g}, ||diff||_2 "
                 f"{np.linalg.norm(ta - tb):.4g} <= certified {bound:.4g}; extrapolation "
                 f"projection iterations {a['ex_iterations']} / {b['ex_iterations']}, theta {a['ex_theta']:.3g} / "
-                f"{b['ex_theta']:.3g}, gap {a['ex_gap']:.4g} / {b['ex_gap']:.4g}; converged {a['converged']} / {b['converged']}; load "
+                f"{b['ex_theta']:.3g}, gap {a['ex_gap']:.4g} / {b['ex_gap']:.4g}; converged {a['converged']} / "
+                f"{b['converged']}; load "
                 f"{os.getloadavg()[0]:.1f}; files {a['file']} / {b['file']}")
         print(line, flush=True)
         fh.write(line + "\n")
