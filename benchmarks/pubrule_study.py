@@ -1,0 +1,106 @@
+"""The public skip rule's 1-way bar on Dirichlet AND binned-numeric shapes (issue 14, session 31; synthetic only).
+
+Session 29 fitted ``AUTO_SKIP_SNR = (tau_1, tau_2, tau_3) = (5, 5, 8)`` on the Dirichlet latent-class shapes of
+``benchmarks/allocation_study.py`` only; the "binned numeric" shapes ``GEO`` of ``benchmarks/select_study.py``
+(attributes with >= 7 values decay geometrically over their codes: most records in the low codes) came later.
+This study releases all 3-way marginals with the default allocation and reconstruction under skip thresholds
+``TAU1,TAU2,TAU3`` (``release(..., _skip=...)``; the first variant is the baseline, main's rule) and prints the error
+(L1 per marginal / m), the measured sets per order, the convergence and the CPU time (one BLAS thread). Same seed =
+same standard normals on the sets both variants measure (paired). A variant whose noise scales (public: sizes, m,
+epsilon, delta) equal the baseline's gives the baseline's release bit for bit; it is not run and is printed with
+the baseline's error and the tag ``same``. Never titanic/adult/nltcs (``catrule_heldout.py`` is the evaluation).
+
+Usage: OPENBLAS_NUM_THREADS=1 python benchmarks/pubrule_study.py --shapes tit9-m1k tit9-geo-m1k --eps 0.3 \\
+           --variants 5,5,8 2.5,5,8 --seeds 0 1 > benchmarks/results_catrule/pubrule31/raw_fit.txt
+Summary: python benchmarks/catrule_drop_summary.py RAW (variant column = ``TAU1,TAU2,TAU3``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from allocation_study import SHAPES, latent_class, shape_data  # noqa: E402
+from catrule_study import score  # noqa: E402
+from select_study import GEO, geo_data  # noqa: E402
+
+from sosproj.data.domain import Dataset  # noqa: E402
+from sosproj.data.residuals import ResidualLayout  # noqa: E402
+from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
+from sosproj.privacy.spec import Adjacency  # noqa: E402
+
+#: Held-out shapes defined for this study (session 31) before any result was seen: a slower-decaying binned
+#: shape with more records and a Dirichlet(0.3) shape over 6 classes, both on titanic's public sizes.
+#: name -> ("geo", sizes, m, alpha, classes, decay) or ("dir", sizes, m, alpha, classes)
+NEW = {
+    "tit9-geo3-m2k": ("geo", [3, 3, 2, 91, 9, 7, 32, 3, 9], 2000, 0.5, 4, 0.95),
+    "adl7-geo-m3k": ("geo", [9, 16, 7, 6, 2, 42, 15], 3000, 0.3, 6, 0.9),
+    "tit9-a03-m1k": ("dir", [3, 3, 2, 91, 9, 7, 32, 3, 9], 1500, 0.3, 6),
+}
+
+
+def new_data(name: str) -> Dataset:
+    """A ``NEW`` shape, drawn with the study's fixed seed 12345."""
+    kind, sizes, m, alpha, classes, *decay = NEW[name]
+    if kind == "dir":
+        return latent_class(sizes, m, classes, np.random.default_rng(12345), alpha=alpha)
+    GEO[name] = (sizes, m, alpha, classes, decay[0])
+    return geo_data(name)
+
+
+def data_of(name: str) -> Dataset:
+    if name in NEW:
+        return new_data(name)
+    return geo_data(name) if name in GEO else shape_data(name)
+
+
+def public_sigmas(ds: Dataset, eps: float, thr: tuple[float, ...]) -> np.ndarray:
+    """The release's noise scales (public: sizes, m, epsilon, delta) under skip thresholds ``thr``."""
+    layout = ResidualLayout.checked(ds.domain.sizes, mp.parse_workload(ds.domain, 3, None))
+    sa = {"epsilon": eps, "delta": 1e-9, "adjacency": Adjacency.REPLACE_ONE, "calibration": "analytic"}
+    snr = mp.public_snr(ds.m, eps, layout)
+    mix = mp.auto_mix(snr, rule=mp.mix_rule(layout, "auto", snr))
+    return mp.noise_scales(layout, "auto", sa, ds.m, mix=mix, skip=thr)[0]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES) + sorted(GEO) + sorted(NEW))
+    ap.add_argument("--eps", type=float, nargs="+", required=True)
+    ap.add_argument("--variants", nargs="+", required=True, help="TAU1,TAU2,TAU3 (the first: the baseline)")
+    ap.add_argument("--seeds", type=int, nargs="+", default=[0])
+    args = ap.parse_args()
+    thrs = {v: tuple(float(x) for x in v.split(",")) for v in args.variants}
+    base = args.variants[0]
+    print("shape eps variant seed err measured_1/2/3 converged cpu_s", flush=True)
+    for name in args.shapes:
+        ds = data_of(name)
+        sets = list(itertools.combinations(range(ds.n), 3))
+        truth = {w: ds.marginal(w) for w in sets}
+        for eps in args.eps:
+            sig = {v: public_sigmas(ds, eps, t) for v, t in thrs.items()}
+            for seed in args.seeds:
+                done: dict[str, tuple[float, str, object]] = {}
+                for var in args.variants:
+                    if var != base and np.array_equal(sig[var], sig[base]):
+                        err, meas, conv = done[base]
+                        print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} same 0", flush=True)
+                        continue
+                    t0 = time.process_time()
+                    rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=thrs[var],
+                                     options={"on_fail": "return"})
+                    dt = time.process_time() - t0
+                    err, meas = score(rel, truth, ds.m)
+                    conv = rel.info["reconstruction_info"].get("converged")
+                    done[var] = (err, meas, conv)
+                    print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} {conv} {dt:.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
