@@ -73,10 +73,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES) + sorted(GEO) + sorted(NEW))
     ap.add_argument("--eps", type=float, nargs="+", required=True)
-    ap.add_argument("--variants", nargs="+", required=True, help="TAU1,TAU2,TAU3 (the first: the baseline)")
+    ap.add_argument("--variants", nargs="+", required=True,
+                    help="TAU1,TAU2,TAU3[/B] (the first: the baseline; /B: the 1-way bar min(TAU1, B sqrt(n_i)),"
+                         " marginals_pipeline.ONE_WAY_CELL_SNR)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     args = ap.parse_args()
-    thrs = {v: tuple(float(x) for x in v.split(",")) for v in args.variants}
+    thrs = {v: tuple(float(x) for x in v.split("/")[0].split(",")) for v in args.variants}
+    cell = {v: float(v.split("/")[1]) if "/" in v else None for v in args.variants}
     base = args.variants[0]
     print("shape eps variant seed err measured_1/2/3 converged cpu_s", flush=True)
     for name in args.shapes:
@@ -84,7 +87,10 @@ def main() -> None:
         sets = list(itertools.combinations(range(ds.n), 3))
         truth = {w: ds.marginal(w) for w in sets}
         for eps in args.eps:
-            sig = {v: public_sigmas(ds, eps, t) for v, t in thrs.items()}
+            sig = {}
+            for v, t in thrs.items():
+                mp.ONE_WAY_CELL_SNR = cell[v]
+                sig[v] = public_sigmas(ds, eps, t)
             for seed in args.seeds:
                 done: dict[str, tuple[float, str, object]] = {}
                 for var in args.variants:
@@ -92,6 +98,7 @@ def main() -> None:
                         err, meas, conv = done[base]
                         print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} same 0", flush=True)
                         continue
+                    mp.ONE_WAY_CELL_SNR = cell[var]
                     t0 = time.process_time()
                     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=thrs[var],
                                      options={"on_fail": "return"})

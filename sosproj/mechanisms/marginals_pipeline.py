@@ -553,6 +553,10 @@ AUTO_SKIP_SNR = (5.0, 5.0, 8.0)
 #: (``benchmarks/catrule_drop.py``): dropping half per round measured 0.987 on the fit shapes but 1.002 held out
 #: (worst 1.056), not adopted.
 SKIP_DROP_FRACTION = 1.0
+#: Study knob (session 31, ``benchmarks/pubrule_study.py``): when set to ``b``, the bar of the 1-way set ``{i}`` is
+#: ``min(tau_1, b sqrt(n_i))`` (a per-cell SNR bar ``set_snr / sqrt(n_i) >= b`` for small attributes, the set bar
+#: ``tau_1`` for large ones): public (the sizes). ``None``: ``tau_1`` for every 1-way set (the rule).
+ONE_WAY_CELL_SNR: float | None = None
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, ...]:
@@ -656,6 +660,10 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     if max(taus) <= 0:
         return keep
     tau_set = np.array([taus[min(len(A), len(taus)) - 1] if A else 0.0 for A in sets])
+    if ONE_WAY_CELL_SNR is not None:
+        for i, A in enumerate(sets):
+            if len(A) == 1:
+                tau_set[i] = min(tau_set[i], ONE_WAY_CELL_SNR * math.sqrt(layout.sizes[A[0]]))
     s = np.asarray(s, dtype=float)
     nonempty = np.array([bool(A) for A in sets])
     sub, sup = _immediate_superset_edges(sets)
