@@ -557,6 +557,9 @@ SKIP_DROP_FRACTION = 1.0
 #: ``min(tau_1, b sqrt(n_i))`` (a per-cell SNR bar ``set_snr / sqrt(n_i) >= b`` for small attributes, the set bar
 #: ``tau_1`` for large ones): public (the sizes). ``None``: ``tau_1`` for every 1-way set (the rule).
 ONE_WAY_CELL_SNR: float | None = None
+#: Study knob (session 31, round 3): with :data:`ONE_WAY_CELL_SNR` set, the 1-way bar is
+#: ``min(tau_1, max(ONE_WAY_FLOOR, b sqrt(n_i)))``; 0: no floor.
+ONE_WAY_FLOOR = 0.0
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, ...]:
@@ -663,7 +666,7 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     if ONE_WAY_CELL_SNR is not None:
         for i, A in enumerate(sets):
             if len(A) == 1:
-                tau_set[i] = min(tau_set[i], ONE_WAY_CELL_SNR * math.sqrt(layout.sizes[A[0]]))
+                tau_set[i] = min(tau_set[i], max(ONE_WAY_FLOOR, ONE_WAY_CELL_SNR * math.sqrt(layout.sizes[A[0]])))
     s = np.asarray(s, dtype=float)
     nonempty = np.array([bool(A) for A in sets])
     sub, sup = _immediate_superset_edges(sets)
