@@ -31,8 +31,8 @@ from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
 
 
 def _run(ds: Dataset, truth: dict, eps: float, seed: int, skip: tuple[float, ...] | None,
-         cell: float | None = None) -> tuple[float, str, float]:
-    mp.ONE_WAY_CELL_SNR = cell
+         cell: float | None = None, floor: float = 0.0) -> tuple[float, str, float]:
+    mp.ONE_WAY_CELL_SNR, mp.ONE_WAY_FLOOR = cell, floor
     t0 = time.process_time()
     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=seed, _skip=skip)
     dt = time.process_time() - t0
@@ -55,6 +55,8 @@ def main() -> None:
     ap.add_argument("--cell-snr", type=float, default=None,
                     help="the variant's size-dependent 1-way bar min(tau_1, B sqrt(n_i)) "
                          "(marginals_pipeline.ONE_WAY_CELL_SNR; session 31); the baseline runs without it")
+    ap.add_argument("--floor", type=float, default=0.0,
+                    help="with --cell-snr: the bar min(tau_1, max(F, B sqrt(n_i))) (ONE_WAY_FLOOR)")
     args = ap.parse_args()
     recorded: dict[tuple[str, float, int], float] = {}
     if args.baseline_rows:
@@ -65,7 +67,8 @@ def main() -> None:
     base = None if args.base_skip is None else tuple(args.base_skip)
     print(f"dataset eps seed l1_default l1_variant ratio kept_default kept_variant cpu_default cpu_variant "
           f"(default {mp.AUTO_SKIP_SNR if base is None else base}, variant {skip}"
-          f"{'' if args.cell_snr is None else f' with ONE_WAY_CELL_SNR = {args.cell_snr:g}'})", flush=True)
+          f"{'' if args.cell_snr is None else f' with ONE_WAY_CELL_SNR = {args.cell_snr:g}, floor {args.floor:g}'}"
+          ")", flush=True)
     for name in args.datasets:
         X, _, sizes = load(name)
         ds = Dataset(np.asarray(X, dtype=np.int64), Domain.from_sizes(sizes))
@@ -82,7 +85,7 @@ def main() -> None:
                     if key in recorded:
                         print(f"# reproduce check {key}: recorded {recorded[key]:.8f}, re-run {e0:.8f}", flush=True)
                 first = False
-                e1, k1, c1 = _run(ds, truth, eps, seed, skip, args.cell_snr)
+                e1, k1, c1 = _run(ds, truth, eps, seed, skip, args.cell_snr, args.floor)
                 logs.append(math.log(e1 / e0))
                 print(f"{name} {eps:g} {seed} {e0:.6f} {e1:.6f} {e1 / e0:.4f} {k0} {k1} {c0:.2f} {c1:.2f}", flush=True)
             g, sd = float(np.mean(logs)), float(np.std(logs, ddof=1)) if len(logs) > 1 else 0.0

@@ -274,3 +274,39 @@ def test_drop_fraction_knob_keeps_the_rule_invariants(monkeypatch):
     maximal = [i for i, A in enumerate(sets) if keep[i] and A
                and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
     assert all(snr[i] >= (8.0 if len(sets[i]) >= 3 else 5.0) for i in maximal)
+
+
+def test_one_way_cell_bar_knob_is_off_by_default_public_and_binding(monkeypatch):
+    """The session-31 study knobs ``ONE_WAY_CELL_SNR`` / ``ONE_WAY_FLOOR`` (a size-dependent 1-way bar
+    ``min(tau_1, max(F, b sqrt(n_i)))``; not adopted, ``benchmarks/results_catrule/pubrule31/``): off by default (the
+    rule is ``AUTO_SKIP_SNR`` alone); when set, every kept maximal 1-way set clears its own bar, the bar binds (some
+    small attribute below ``tau_1`` is measured), a ``b`` so large that ``min`` is ``tau_1`` gives the rule itself, and
+    the choice reads no records (two datasets with the same public parameters: identical noise scales)."""
+    assert mp.ONE_WAY_CELL_SNR is None and mp.ONE_WAY_FLOOR == 0.0
+    sizes = (3, 3, 2, 30, 9, 7, 12)
+    m, eps = 1300, 0.1
+    lay = ResidualLayout(sizes, all_k_way(len(sizes), 3))
+    sets = lay.residual_sets
+    s = mp.allocation_shape(lay, "auto", m=m, epsilon=eps)
+    rule = mp.measured_sets(lay, s, _args(eps), m, mp.AUTO_SKIP_SNR)
+    monkeypatch.setattr(mp, "ONE_WAY_CELL_SNR", 100.0)
+    assert np.array_equal(mp.measured_sets(lay, s, _args(eps), m, mp.AUTO_SKIP_SNR), rule)
+    for b, floor in ((0.9, 0.0), (0.7, 2.0)):
+        monkeypatch.setattr(mp, "ONE_WAY_CELL_SNR", b)
+        monkeypatch.setattr(mp, "ONE_WAY_FLOOR", floor)
+        keep = mp.measured_sets(lay, s, _args(eps), m, mp.AUTO_SKIP_SNR)
+        kept = {A for A, k in zip(sets, keep, strict=True) if k}
+        assert all(B in kept for A in kept for r in range(len(A)) for B in itertools.combinations(A, r))
+        sig, _, _ = mp.noise_scales(lay, "auto", _args(eps), m, skip=mp.AUTO_SKIP_SNR)
+        snr = mp.set_snr(lay, sig, m)
+        maximal = [i for i, A in enumerate(sets) if keep[i] and A
+                   and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
+        bar = {i: min(mp.AUTO_SKIP_SNR[0], max(floor, b * np.sqrt(sizes[sets[i][0]]))) for i in maximal
+               if len(sets[i]) == 1}
+        assert bar and all(snr[i] >= bar[i] for i in bar)
+        assert any(snr[i] < mp.AUTO_SKIP_SNR[0] for i in bar)        # the size-dependent bar binds here
+        a, c = _data(sizes, m, seed=4), _data(sizes, m, seed=5)
+        ra = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+        rc = mp.release(c, 3, epsilon=eps, delta=1e-6, rng=7)
+        assert ra.info["noise_scales"] == rc.info["noise_scales"]
+        assert ra.info["unmeasured_sets"] == rc.info["unmeasured_sets"]
