@@ -50,6 +50,16 @@ NEW = {
     "tit9-geo4-m800": ("geo", [3, 3, 2, 91, 9, 7, 32, 3, 9], 800, 0.5, 4, 0.9),
     "tit9-a1-m2k": ("dir", [3, 3, 2, 91, 9, 7, 32, 3, 9], 2000, 1.0, 4),
     "cat9-a03-m1k": ("dir", [2, 4, 3, 60, 8, 6, 25, 3, 10], 1200, 0.3, 6),
+    # held-out set C of round 4 (the James-Stein shrinkage of the low-SNR 1-way residuals; defined at 19:14 UTC
+    # before any round-4 row): Dirichlet (incl. a flat alpha = 2 shape, the hardest case for measuring a wide
+    # attribute) and binned numerics, titanic-, adult- and other sizes
+    "tit9-geo5-m1k": ("geo", [3, 3, 2, 91, 9, 7, 32, 3, 9], 1100, 0.5, 4, 0.8),
+    "tit9-a05-m1k": ("dir", [3, 3, 2, 91, 9, 7, 32, 3, 9], 1200, 0.5, 8),
+    "cat7-geo-m1500": ("geo", [2, 5, 40, 3, 16, 6, 24], 1500, 0.5, 4, 0.88),
+    "cat7-m1500": ("dir", [2, 5, 40, 3, 16, 6, 24], 1500, 0.5, 4),
+    "adl9-m4k": ("dir", [9, 16, 7, 6, 2, 42, 15, 5, 2], 4000, 0.5, 4),
+    "adl9-geo-m4k": ("geo", [9, 16, 7, 6, 2, 42, 15, 5, 2], 4000, 0.5, 4, 0.9),
+    "cat8-a2-m800": ("dir", [3, 20, 4, 12, 2, 50, 5, 8], 800, 2.0, 4),
 }
 
 
@@ -77,19 +87,29 @@ def public_sigmas(ds: Dataset, eps: float, thr: tuple[float, ...]) -> np.ndarray
     return mp.noise_scales(layout, "auto", sa, ds.m, mix=mix, skip=thr)[0]
 
 
+def shrinkable(ds: Dataset, sig: np.ndarray) -> bool:
+    """Whether :func:`~sosproj.mechanisms.marginals_pipeline.shrink_one_way` would touch any set (public)."""
+    layout = ResidualLayout.checked(ds.domain.sizes, mp.parse_workload(ds.domain, 3, None))
+    snr = mp.set_snr(layout, sig, ds.m)
+    return any(len(A) == 1 and 0 < sig[i] < np.inf and snr[i] < mp.ONE_WAY_SHRINK_BAND and ds.domain.sizes[A[0]] >= 4
+               for i, A in enumerate(layout.residual_sets))
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES) + sorted(GEO) + sorted(NEW))
     ap.add_argument("--eps", type=float, nargs="+", required=True)
     ap.add_argument("--variants", nargs="+", required=True,
-                    help="TAU1,TAU2,TAU3[/B[^F]] (the first: the baseline; /B: the 1-way bar min(TAU1, B sqrt(n_i)),"
-                         " marginals_pipeline.ONE_WAY_CELL_SNR; ^F: min(TAU1, max(F, B sqrt(n_i))),"
-                         " ONE_WAY_FLOOR)")
+                    help="TAU1,TAU2,TAU3[/B[^F]][~C] (the first: the baseline; /B: the 1-way bar "
+                         "min(TAU1, B sqrt(n_i)), marginals_pipeline.ONE_WAY_CELL_SNR; ^F: min(TAU1, max(F, "
+                         "B sqrt(n_i))), ONE_WAY_FLOOR; ~C: the James-Stein shrinkage of the low-SNR 1-way "
+                         "residuals, ONE_WAY_SHRINK = C)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     args = ap.parse_args()
-    thrs = {v: tuple(float(x) for x in v.split("/")[0].split(",")) for v in args.variants}
-    cell = {v: float(v.split("/")[1].split("^")[0]) if "/" in v else None for v in args.variants}
-    floor = {v: float(v.split("^")[1]) if "^" in v else 0.0 for v in args.variants}
+    thrs = {v: tuple(float(x) for x in v.split("~")[0].split("/")[0].split(",")) for v in args.variants}
+    shrink = {v: float(v.split("~")[1]) if "~" in v else 0.0 for v in args.variants}
+    cell = {v: float(v.split("~")[0].split("/")[1].split("^")[0]) if "/" in v else None for v in args.variants}
+    floor = {v: float(v.split("~")[0].split("^")[1]) if "^" in v else 0.0 for v in args.variants}
     base = args.variants[0]
     print("shape eps variant seed err measured_1/2/3 converged cpu_s", flush=True)
     for name in args.shapes:
@@ -104,11 +124,13 @@ def main() -> None:
             for seed in args.seeds:
                 done: dict[str, tuple[float, str, object]] = {}
                 for var in args.variants:
-                    if var != base and np.array_equal(sig[var], sig[base]):
+                    if var != base and np.array_equal(sig[var], sig[base]) and (
+                            shrink[var] == shrink[base] or not shrinkable(ds, sig[var])):
                         err, meas, conv = done[base]
                         print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} same 0", flush=True)
                         continue
                     mp.ONE_WAY_CELL_SNR, mp.ONE_WAY_FLOOR = cell[var], floor[var]
+                    mp.ONE_WAY_SHRINK = shrink[var]
                     t0 = time.process_time()
                     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=thrs[var],
                                      options={"on_fail": "return"})

@@ -560,6 +560,12 @@ ONE_WAY_CELL_SNR: float | None = None
 #: Study knob (session 31, round 3): with :data:`ONE_WAY_CELL_SNR` set, the 1-way bar is
 #: ``min(tau_1, max(ONE_WAY_FLOOR, b sqrt(n_i)))``; 0: no floor.
 ONE_WAY_FLOOR = 0.0
+#: Study knob (session 31, round 4): ``c > 0`` shrinks, after the measurement (post-processing), every measured
+#: 1-way residual whose public set SNR is below :data:`ONE_WAY_SHRINK_BAND` toward 0 (its table toward the uniform
+#: one) by the positive-part James-Stein factor (:func:`shrink_one_way`); 0: off (the release).
+ONE_WAY_SHRINK = 0.0
+#: The public set SNR below which :data:`ONE_WAY_SHRINK` applies to a measured 1-way set (main's ``tau_1``).
+ONE_WAY_SHRINK_BAND = 5.0
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, ...]:
@@ -875,6 +881,33 @@ def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: Priva
         # the noisy total is the empty residual (z's entry for it is untouched by centering)
         r[layout.empty_pos] = max(float(r[layout.empty_pos]), 1.0)
     return Measurement(layout, r, sigmas, spec, allocation, m_pub)
+
+
+def shrink_one_way(meas: Measurement, m: int, c: float, band: float) -> tuple[Measurement, list[tuple[int, ...]]]:
+    r"""Positive-part James-Stein shrinkage of the low-SNR measured 1-way residuals (post-processing; a study).
+
+    For a measured 1-way set :math:`A=\{i\}` with public set SNR (:func:`set_snr`) below ``band`` and
+    :math:`q = n_i - 1 \ge 3`, the noisy residual :math:`y_A = c_A + \sigma_A P z` (isotropic on the
+    :math:`q`-dimensional subspace) becomes :math:`\max(0, 1 - c (q-2)\sigma_A^2/\|y_A\|^2)\, y_A`, the
+    positive-part James-Stein estimator toward 0 (James and Stein 1961; Baranchik 1964): the attribute's table is
+    pulled toward the uniform one when the measurement cannot tell it from noise. Only the released noisy values and
+    the public noise scales enter: post-processing, the privacy and the noise scales are unchanged. Returns the
+    new measurement and the sets shrunk.
+    """
+    layout = meas.layout
+    snr = set_snr(layout, meas.sigmas, m)
+    r = meas.residuals.copy()
+    done: list[tuple[int, ...]] = []
+    for i, A in enumerate(layout.residual_sets):
+        sig = float(meas.sigmas[i])
+        q = layout.sizes[A[0]] - 1 if len(A) == 1 else 0
+        if len(A) != 1 or not (0.0 < sig < np.inf) or snr[i] >= band or q < 3:
+            continue
+        y = layout.residual(r, A)
+        ss = float(np.sum(y * y))
+        y *= max(0.0, 1.0 - c * (q - 2) * sig**2 / ss) if ss > 0 else 0.0
+        done.append(A)
+    return Measurement(layout, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public), done
 
 
 # ====================================================================== reconstructions
@@ -1428,6 +1461,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         sigmas, spec, sens = noise_scales(layout, allocation, spec_main, m_pub or 0, mix=mix, skip=_skip,
                                           reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
+    if ONE_WAY_SHRINK > 0 and allocation == "auto" and m_pub is not None:     # a study knob, off by default
+        meas, _ = shrink_one_way(meas, m_pub, ONE_WAY_SHRINK, ONE_WAY_SHRINK_BAND)
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
     rule = mix_rule(layout, reconstruction, snr)
