@@ -100,14 +100,16 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES) + sorted(GEO) + sorted(NEW))
     ap.add_argument("--eps", type=float, nargs="+", required=True)
     ap.add_argument("--variants", nargs="+", required=True,
-                    help="TAU1,TAU2,TAU3[/B[^F]][~C] (the first: the baseline; /B: the 1-way bar "
+                    help="TAU1,TAU2,TAU3[/B[^F]][~C[#S]] (the first: the baseline; /B: the 1-way bar "
                          "min(TAU1, B sqrt(n_i)), marginals_pipeline.ONE_WAY_CELL_SNR; ^F: min(TAU1, max(F, "
                          "B sqrt(n_i))), ONE_WAY_FLOOR; ~C: the James-Stein shrinkage of the low-SNR 1-way "
-                         "residuals, ONE_WAY_SHRINK = C)")
+                         "residuals, ONE_WAY_SHRINK = C; #S: the lower bar only for attributes with >= S values, "
+                         "ONE_WAY_LOW_MIN_SIZE)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     args = ap.parse_args()
     thrs = {v: tuple(float(x) for x in v.split("~")[0].split("/")[0].split(",")) for v in args.variants}
-    shrink = {v: float(v.split("~")[1]) if "~" in v else 0.0 for v in args.variants}
+    shrink = {v: float(v.split("~")[1].split("#")[0]) if "~" in v else 0.0 for v in args.variants}
+    minsize = {v: int(v.split("#")[1]) if "#" in v else 0 for v in args.variants}
     cell = {v: float(v.split("~")[0].split("/")[1].split("^")[0]) if "/" in v else None for v in args.variants}
     floor = {v: float(v.split("~")[0].split("^")[1]) if "^" in v else 0.0 for v in args.variants}
     base = args.variants[0]
@@ -120,6 +122,7 @@ def main() -> None:
             sig = {}
             for v, t in thrs.items():
                 mp.ONE_WAY_CELL_SNR, mp.ONE_WAY_FLOOR = cell[v], floor[v]
+                mp.ONE_WAY_LOW_MIN_SIZE = minsize[v]
                 sig[v] = public_sigmas(ds, eps, t)
             for seed in args.seeds:
                 done: dict[str, tuple[float, str, object]] = {}
@@ -130,7 +133,7 @@ def main() -> None:
                         print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} same 0", flush=True)
                         continue
                     mp.ONE_WAY_CELL_SNR, mp.ONE_WAY_FLOOR = cell[var], floor[var]
-                    mp.ONE_WAY_SHRINK = shrink[var]
+                    mp.ONE_WAY_SHRINK, mp.ONE_WAY_LOW_MIN_SIZE = shrink[var], minsize[var]
                     t0 = time.process_time()
                     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=thrs[var],
                                      options={"on_fail": "return"})

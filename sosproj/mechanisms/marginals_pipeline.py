@@ -566,6 +566,9 @@ ONE_WAY_FLOOR = 0.0
 ONE_WAY_SHRINK = 0.0
 #: The public set SNR below which :data:`ONE_WAY_SHRINK` applies to a measured 1-way set (main's ``tau_1``).
 ONE_WAY_SHRINK_BAND = 5.0
+#: Study knob (session 31, round 5): the 1-way sets of attributes with fewer than this many values keep the bar
+#: ``max(tau_1, ONE_WAY_SHRINK_BAND)`` (the shrinkage of :func:`shrink_one_way` needs ``n_i - 1 >= 3``); 0: off.
+ONE_WAY_LOW_MIN_SIZE = 0
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, ...]:
@@ -669,6 +672,10 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     if max(taus) <= 0:
         return keep
     tau_set = np.array([taus[min(len(A), len(taus)) - 1] if A else 0.0 for A in sets])
+    if ONE_WAY_LOW_MIN_SIZE > 0:
+        for i, A in enumerate(sets):
+            if len(A) == 1 and layout.sizes[A[0]] < ONE_WAY_LOW_MIN_SIZE:
+                tau_set[i] = max(tau_set[i], ONE_WAY_SHRINK_BAND)
     if ONE_WAY_CELL_SNR is not None:
         for i, A in enumerate(sets):
             if len(A) == 1:
