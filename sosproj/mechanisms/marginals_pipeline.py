@@ -73,6 +73,7 @@ from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import CALIBRATIONS, Adjacency, PrivacySpec
 from sosproj.rng import RngLike, as_generator
+from sosproj.testing import noise_is_disabled
 from sosproj.validation import check_choice, check_delta, check_epsilon, check_int
 
 if TYPE_CHECKING:
@@ -1468,8 +1469,12 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         sigmas, spec, sens = noise_scales(layout, allocation, spec_main, m_pub or 0, mix=mix, skip=_skip,
                                           reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
-    if ONE_WAY_SHRINK > 0 and allocation == "auto" and m_pub is not None:     # a study knob, off by default
-        meas, _ = shrink_one_way(meas, m_pub, ONE_WAY_SHRINK, ONE_WAY_SHRINK_BAND)
+    shrunk: list[tuple[int, ...]] = []
+    if (ONE_WAY_SHRINK > 0 and m_pub is not None and max(np.atleast_1d(sens["skip_threshold"])) > 0
+            and not noise_is_disabled()):
+        # the skip rule's post-processing of its low-SNR 1-way measurements (public choice of the sets); without
+        # noise (sosproj.testing.noise_disabled) the noise drawn has variance 0 and the James-Stein factor is 1
+        meas, shrunk = shrink_one_way(meas, m_pub, ONE_WAY_SHRINK, ONE_WAY_SHRINK_BAND)
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
     rule = mix_rule(layout, reconstruction, snr)
@@ -1490,7 +1495,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
         "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
         "unmeasured_sets": sens["unmeasured_sets"], "skip_threshold": sens["skip_threshold"],
-        "one_way_selection": selection,
+        "one_way_selection": selection, "shrunk_one_way_sets": shrunk,
         "auto_mix": mix if allocation == "auto" else None,
         "auto_mix_rule": rule if allocation == "auto" else None,
         "public_snr": snr, "reconstruction_tol": opts["tol"],
