@@ -283,28 +283,29 @@ def test_one_way_cell_bar_knob_is_off_by_default_public_and_binding(monkeypatch)
     small attribute below ``tau_1`` is measured), a ``b`` so large that ``min`` is ``tau_1`` gives the rule itself, and
     the choice reads no records (two datasets with the same public parameters: identical noise scales)."""
     assert mp.ONE_WAY_CELL_SNR is None and mp.ONE_WAY_FLOOR == 0.0
+    TH = (5.0, 5.0, 8.0)                                     # session 29's rule, the study's baseline
     sizes = (3, 3, 2, 30, 9, 7, 12)
     m, eps = 1300, 0.1
     lay = ResidualLayout(sizes, all_k_way(len(sizes), 3))
     sets = lay.residual_sets
     s = mp.allocation_shape(lay, "auto", m=m, epsilon=eps)
-    rule = mp.measured_sets(lay, s, _args(eps), m, mp.AUTO_SKIP_SNR)
+    rule = mp.measured_sets(lay, s, _args(eps), m, TH)
     monkeypatch.setattr(mp, "ONE_WAY_CELL_SNR", 100.0)
-    assert np.array_equal(mp.measured_sets(lay, s, _args(eps), m, mp.AUTO_SKIP_SNR), rule)
+    assert np.array_equal(mp.measured_sets(lay, s, _args(eps), m, TH), rule)
     for b, floor in ((0.9, 0.0), (0.7, 2.0)):
         monkeypatch.setattr(mp, "ONE_WAY_CELL_SNR", b)
         monkeypatch.setattr(mp, "ONE_WAY_FLOOR", floor)
-        keep = mp.measured_sets(lay, s, _args(eps), m, mp.AUTO_SKIP_SNR)
+        keep = mp.measured_sets(lay, s, _args(eps), m, TH)
         kept = {A for A, k in zip(sets, keep, strict=True) if k}
         assert all(B in kept for A in kept for r in range(len(A)) for B in itertools.combinations(A, r))
-        sig, _, _ = mp.noise_scales(lay, "auto", _args(eps), m, skip=mp.AUTO_SKIP_SNR)
+        sig, _, _ = mp.noise_scales(lay, "auto", _args(eps), m, skip=TH)
         snr = mp.set_snr(lay, sig, m)
         maximal = [i for i, A in enumerate(sets) if keep[i] and A
                    and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
-        bar = {i: min(mp.AUTO_SKIP_SNR[0], max(floor, b * np.sqrt(sizes[sets[i][0]]))) for i in maximal
+        bar = {i: min(TH[0], max(floor, b * np.sqrt(sizes[sets[i][0]]))) for i in maximal
                if len(sets[i]) == 1}
         assert bar and all(snr[i] >= bar[i] for i in bar)
-        assert any(snr[i] < mp.AUTO_SKIP_SNR[0] for i in bar)        # the size-dependent bar binds here
+        assert any(snr[i] < TH[0] for i in bar)        # the size-dependent bar binds here
         a, c = _data(sizes, m, seed=4), _data(sizes, m, seed=5)
         ra = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
         rc = mp.release(c, 3, epsilon=eps, delta=1e-6, rng=7)
