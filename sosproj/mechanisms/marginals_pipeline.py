@@ -10,7 +10,9 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    calibrates the Gaussian mechanism to the exact sensitivity (:func:`residual_sensitivity`). The
    ``"auto"`` allocation of categorical data skips the sets whose public set SNR is below their
    order's threshold in :data:`AUTO_SKIP_SNR` (:func:`measured_sets`; ``sigma_A = inf``: no budget, no
-   data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`).
+   data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`). A 1-way set
+   measured below the set SNR :data:`ONE_WAY_SHRINK_BAND` is shrunk toward the uniform table by a positive-part
+   James-Stein factor before the reconstruction (:func:`shrink_one_way`; post-processing, session 31).
    Opt-in (``selection="one-way"``): where that rule leaves a 1-way set unmeasured, a **private 1-way
    selection** (:func:`select_one_way`,
    :data:`SELECT_ONE_WAY`) spends a share of the budget on a Gaussian mechanism that asks whether the
@@ -86,7 +88,8 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "noise_scales", "measure", "Measurement", "release", "parse_workload",
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
-           "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS"]
+           "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS", "shrink_one_way", "ONE_WAY_SHRINK",
+           "ONE_WAY_SHRINK_BAND"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
