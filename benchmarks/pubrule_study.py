@@ -91,8 +91,9 @@ def shrinkable(ds: Dataset, sig: np.ndarray) -> bool:
     """Whether :func:`~sosproj.mechanisms.marginals_pipeline.shrink_one_way` would touch any set (public)."""
     layout = ResidualLayout.checked(ds.domain.sizes, mp.parse_workload(ds.domain, 3, None))
     snr = mp.set_snr(layout, sig, ds.m)
-    return any(len(A) == 1 and 0 < sig[i] < np.inf and snr[i] < mp.ONE_WAY_SHRINK_BAND and ds.domain.sizes[A[0]] >= 4
-               for i, A in enumerate(layout.residual_sets))
+    qmin = max(mp.ONE_WAY_SHRINK_OFFSET, 0) + 1
+    return any(len(A) == 1 and 0 < sig[i] < np.inf and snr[i] < mp.ONE_WAY_SHRINK_BAND
+               and ds.domain.sizes[A[0]] - 1 >= qmin for i, A in enumerate(layout.residual_sets))
 
 
 def main() -> None:
@@ -100,16 +101,17 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES) + sorted(GEO) + sorted(NEW))
     ap.add_argument("--eps", type=float, nargs="+", required=True)
     ap.add_argument("--variants", nargs="+", required=True,
-                    help="TAU1,TAU2,TAU3[/B[^F]][~C[#S]] (the first: the baseline; /B: the 1-way bar "
+                    help="TAU1,TAU2,TAU3[/B[^F]][~C[#S][@O]] (the first: the baseline; /B: the 1-way bar "
                          "min(TAU1, B sqrt(n_i)), marginals_pipeline.ONE_WAY_CELL_SNR; ^F: min(TAU1, max(F, "
                          "B sqrt(n_i))), ONE_WAY_FLOOR; ~C: the James-Stein shrinkage of the low-SNR 1-way "
                          "residuals, ONE_WAY_SHRINK = C; #S: the lower bar only for attributes with >= S values, "
-                         "ONE_WAY_LOW_MIN_SIZE)")
+                         "ONE_WAY_LOW_MIN_SIZE; @O: ONE_WAY_SHRINK_OFFSET = O)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     args = ap.parse_args()
     thrs = {v: tuple(float(x) for x in v.split("~")[0].split("/")[0].split(",")) for v in args.variants}
-    shrink = {v: float(v.split("~")[1].split("#")[0]) if "~" in v else 0.0 for v in args.variants}
-    minsize = {v: int(v.split("#")[1]) if "#" in v else 0 for v in args.variants}
+    shrink = {v: float(v.split("~")[1].split("#")[0].split("@")[0]) if "~" in v else 0.0 for v in args.variants}
+    minsize = {v: int(v.split("#")[1].split("@")[0]) if "#" in v else 0 for v in args.variants}
+    offset = {v: int(v.split("@")[1]) if "@" in v else 2 for v in args.variants}
     cell = {v: float(v.split("~")[0].split("/")[1].split("^")[0]) if "/" in v else None for v in args.variants}
     floor = {v: float(v.split("~")[0].split("^")[1]) if "^" in v else 0.0 for v in args.variants}
     base = args.variants[0]
@@ -127,13 +129,14 @@ def main() -> None:
             for seed in args.seeds:
                 done: dict[str, tuple[float, str, object]] = {}
                 for var in args.variants:
+                    mp.ONE_WAY_CELL_SNR, mp.ONE_WAY_FLOOR = cell[var], floor[var]
+                    mp.ONE_WAY_SHRINK, mp.ONE_WAY_LOW_MIN_SIZE = shrink[var], minsize[var]
+                    mp.ONE_WAY_SHRINK_OFFSET = offset[var]
                     if var != base and np.array_equal(sig[var], sig[base]) and (
                             shrink[var] == shrink[base] or not shrinkable(ds, sig[var])):
                         err, meas, conv = done[base]
                         print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} same 0", flush=True)
                         continue
-                    mp.ONE_WAY_CELL_SNR, mp.ONE_WAY_FLOOR = cell[var], floor[var]
-                    mp.ONE_WAY_SHRINK, mp.ONE_WAY_LOW_MIN_SIZE = shrink[var], minsize[var]
                     t0 = time.process_time()
                     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=thrs[var],
                                      options={"on_fail": "return"})

@@ -572,6 +572,10 @@ SKIP_DROP_FRACTION = 1.0
 ONE_WAY_SHRINK = 1.0
 #: The public set SNR below which :data:`ONE_WAY_SHRINK` applies to a measured 1-way set (session 29's ``tau_1``).
 ONE_WAY_SHRINK_BAND = 5.0
+#: Study knob (session 31, after the choice; not adopted): the factor's degrees-of-freedom offset, ``max(0, 1 - c (q -
+#: o) sigma^2 / ||y||^2)`` for every measured 1-way set below the band with ``q > o``; 2: James-Stein (the rule);
+#: 0: a Stein-type factor that also shrinks the 2-3-value attributes.
+ONE_WAY_SHRINK_OFFSET = 2
 #: Study knobs of session 31, not adopted (``benchmarks/pubrule_study.py``, records in
 #: ``benchmarks/results_catrule/pubrule31/``): ``ONE_WAY_CELL_SNR = b`` makes the bar of the 1-way set ``{i}``
 #: ``min(tau_1, max(ONE_WAY_FLOOR, b sqrt(n_i)))`` (a per-cell SNR bar for small attributes; held out worst
@@ -921,11 +925,12 @@ def shrink_one_way(meas: Measurement, m: int, c: float, band: float) -> tuple[Me
     for i, A in enumerate(layout.residual_sets):
         sig = float(meas.sigmas[i])
         q = layout.sizes[A[0]] - 1 if len(A) == 1 else 0
-        if len(A) != 1 or not (0.0 < sig < np.inf) or snr[i] >= band or q < 3:
+        off = ONE_WAY_SHRINK_OFFSET
+        if len(A) != 1 or not (0.0 < sig < np.inf) or snr[i] >= band or q <= max(off, 0) or q < 1:
             continue
         y = layout.residual(r, A)
         ss = float(np.sum(y * y))
-        y *= max(0.0, 1.0 - c * (q - 2) * sig**2 / ss) if ss > 0 else 0.0
+        y *= max(0.0, 1.0 - c * (q - off) * sig**2 / ss) if ss > 0 else 0.0
         done.append(A)
     return Measurement(layout, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public), done
 
