@@ -383,3 +383,28 @@ def test_one_way_shrinkage_in_the_release_is_post_processing_of_public_sets(monk
     assert rn.info["shrunk_one_way_sets"] == []
     rp = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0, allocation="rp")
     assert rp.info["shrunk_one_way_sets"] == []
+
+
+def test_shrink_offset_knob(monkeypatch):
+    """The study knob ``ONE_WAY_SHRINK_OFFSET`` (default 2: James-Stein, the rule): with 0 the factor is
+    ``max(0, 1 - c q sigma^2 / ||y||^2)`` and the 2-3-value attributes (q = 1, 2) are shrunk too."""
+    from sosproj.privacy.spec import PrivacySpec as Spec
+    assert mp.ONE_WAY_SHRINK_OFFSET == 2
+    sizes = (6, 3, 2)
+    lay = ResidualLayout(sizes, all_k_way(3, 2))
+    rng = np.random.default_rng(5)
+    r = rng.normal(size=lay.res_size) * 60.0
+    lay.center(r)
+    r[lay.empty_pos] = 1000
+    sig = np.full(len(lay.residual_sets), 20.0)
+    sig[lay.res_pos[()]] = 0.0
+    meas = mp.Measurement(lay, r.copy(), sig, Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE,
+                                                   sensitivity=1.0), "auto", 1000)
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK_OFFSET", 0)
+    out, done = mp.shrink_one_way(meas, 1000, 1.0, 1e9)
+    assert done == [(0,), (1,), (2,)]
+    for A in done:
+        y = lay.residual(r, A)
+        q = sizes[A[0]] - 1
+        f = max(0.0, 1.0 - q * 20.0**2 / float(y @ y))
+        np.testing.assert_allclose(lay.residual(out.residuals, A), f * y, rtol=1e-13)
