@@ -908,10 +908,12 @@ def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: Priva
 
 
 def shrink_one_way(meas: Measurement, m: int, c: float, band: float) -> tuple[Measurement, list[tuple[int, ...]]]:
-    r"""Positive-part James-Stein shrinkage of the low-SNR measured 1-way residuals (post-processing; a study).
+    r"""Positive-part James-Stein shrinkage of the low-SNR measured 1-way residuals (post-processing; part of the
+    categorical ``"auto"`` skip rule since session 31, :data:`ONE_WAY_SHRINK`, docs/bench_allocation.md).
 
     For a measured 1-way set :math:`A=\{i\}` with public set SNR (:func:`set_snr`) below ``band`` and
-    :math:`q = n_i - 1 \ge 3`, the noisy residual :math:`y_A = c_A + \sigma_A P z` (isotropic on the
+    :math:`q = n_i - 1 \ge 3` (``q > o`` for the study offset ``o`` = :data:`ONE_WAY_SHRINK_OFFSET`, default 2,
+    replacing ``q - 2`` below by ``q - o``), the noisy residual :math:`y_A = c_A + \sigma_A P z` (isotropic on the
     :math:`q`-dimensional subspace) becomes :math:`\max(0, 1 - c (q-2)\sigma_A^2/\|y_A\|^2)\, y_A`, the
     positive-part James-Stein estimator toward 0 (James and Stein 1961; Baranchik 1964): the attribute's table is
     pulled toward the uniform one when the measurement cannot tell it from noise. Only the released noisy values and
