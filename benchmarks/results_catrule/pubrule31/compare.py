@@ -11,10 +11,12 @@ from pathlib import Path
 import numpy as np
 
 R = Path("benchmarks/results_peers")
-PEER_FILES = [R / "runtime_v29_aim/rows.jsonl", R / "titanic30/rows_aim.jsonl", R / "titanic30/rows_aim1.jsonl",
+PEER_FILES = [R / "runtime_v29_aim/rows.jsonl", R / "runtime_v9_aim/rows.jsonl", R / "titanic30/rows_aim.jsonl",
+              R / "titanic30/rows_aim1.jsonl",
               R / "titanic30/rows_peers.jsonl", Path("benchmarks/results_catrule/cat29/rows_peers.jsonl"),
               R / "runtime_v8/rows_a.jsonl", R / "runtime_v8/rows_c.jsonl",
-              Path("benchmarks/results_catrule/pubrule31/rows_peers.jsonl")]
+              Path("benchmarks/results_catrule/pubrule31/rows_peers.jsonl"),
+              Path("benchmarks/results_catrule/pubrule31/rows_aim1.jsonl")]
 
 
 def peer_runs(meth: str, eps: float) -> list[tuple[str, float]]:
