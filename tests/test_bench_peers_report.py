@@ -20,7 +20,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_")
+    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -52,6 +52,18 @@ def test_v14_rows_replace_v13_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     _write(tmp_path / "v14_titanic.jsonl", [_row("sosproj", 0.3, 0, 0.85)])
     got = {(r["dataset"], r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
     assert got == {("titanic", 0.3, 0): 0.85, ("adult", 1.0, 0): 0.2406}
+
+
+def test_v15_rows_replace_v13_default_rows_and_keep_the_v14_selection_rows(tmp_path):
+    """The session-31 titanic default rows (v15, the 1-way bar 2.5 with its shrinkage) replace the v13 default rows of
+    their keys; the v14 rows of the opt-in selection (method ``sosproj_sel``) and the v13 adult rows stay."""
+    _write(tmp_path / "v13_titanic.jsonl", [_row("sosproj", 0.3, 0, 1.08)])
+    _write(tmp_path / "v13_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2406, "adult")])
+    _write(tmp_path / "v14_titanic.jsonl", [_row("sosproj_sel", 0.3, 0, 0.85)])
+    _write(tmp_path / "v15_titanic.jsonl", [_row("sosproj", 0.3, 0, 0.87)])
+    got = {(r["dataset"], r["method"], r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    assert got == {("titanic", "sosproj", 0.3, 0): 0.87, ("titanic", "sosproj_sel", 0.3, 0): 0.85,
+                   ("adult", "sosproj", 1.0, 0): 0.2406}
 
 
 def test_v6_rows_replace_v5_rows_of_the_same_key_and_keep_the_rest(tmp_path):

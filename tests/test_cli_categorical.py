@@ -199,9 +199,14 @@ def test_a_domain_too_large_for_memory_is_refused_with_the_estimate(tmp_path, mo
     assert os.listdir(out) == []
 
 
-def test_selection_flag_reaches_the_release_and_is_recorded(tmp_path, capsys):
+def test_selection_flag_reaches_the_release_and_is_recorded(tmp_path, capsys, monkeypatch):
     """``--selection one-way`` runs the private 1-way selection (a concentrated 40-value attribute the public rule
-    skips is tested); the default ``none`` does not; the sidecar records the choice."""
+    skips is tested); the default ``none`` does not; the sidecar records the choice. Session 29's public rule
+    (``tau_1 = 5``, no shrinkage) is pinned: since session 31 the default rule measures the 40-value attribute here, so
+    the selection would have no candidate."""
+    from sosproj.mechanisms import marginals_pipeline as mp
+    monkeypatch.setattr(mp, "AUTO_SKIP_SNR", (5.0, 5.0, 8.0))
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK", 0.0)
     g = np.random.default_rng(0)
     m = 1500
     z = g.integers(0, 3, size=m)

@@ -274,3 +274,137 @@ def test_drop_fraction_knob_keeps_the_rule_invariants(monkeypatch):
     maximal = [i for i, A in enumerate(sets) if keep[i] and A
                and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
     assert all(snr[i] >= (8.0 if len(sets[i]) >= 3 else 5.0) for i in maximal)
+
+
+def test_one_way_cell_bar_knob_is_off_by_default_public_and_binding(monkeypatch):
+    """The session-31 study knobs ``ONE_WAY_CELL_SNR`` / ``ONE_WAY_FLOOR`` (a size-dependent 1-way bar
+    ``min(tau_1, max(F, b sqrt(n_i)))``; not adopted, ``benchmarks/results_catrule/pubrule31/``): off by default (the
+    rule is ``AUTO_SKIP_SNR`` alone); when set, every kept maximal 1-way set clears its own bar, the bar binds (some
+    small attribute below ``tau_1`` is measured), a ``b`` so large that ``min`` is ``tau_1`` gives the rule itself, and
+    the choice reads no records (two datasets with the same public parameters: identical noise scales)."""
+    assert mp.ONE_WAY_CELL_SNR is None and mp.ONE_WAY_FLOOR == 0.0
+    TH = (5.0, 5.0, 8.0)                                     # session 29's rule, the study's baseline
+    sizes = (3, 3, 2, 30, 9, 7, 12)
+    m, eps = 1300, 0.1
+    lay = ResidualLayout(sizes, all_k_way(len(sizes), 3))
+    sets = lay.residual_sets
+    s = mp.allocation_shape(lay, "auto", m=m, epsilon=eps)
+    rule = mp.measured_sets(lay, s, _args(eps), m, TH)
+    monkeypatch.setattr(mp, "ONE_WAY_CELL_SNR", 100.0)
+    assert np.array_equal(mp.measured_sets(lay, s, _args(eps), m, TH), rule)
+    for b, floor in ((0.9, 0.0), (0.7, 2.0)):
+        monkeypatch.setattr(mp, "ONE_WAY_CELL_SNR", b)
+        monkeypatch.setattr(mp, "ONE_WAY_FLOOR", floor)
+        keep = mp.measured_sets(lay, s, _args(eps), m, TH)
+        kept = {A for A, k in zip(sets, keep, strict=True) if k}
+        assert all(B in kept for A in kept for r in range(len(A)) for B in itertools.combinations(A, r))
+        sig, _, _ = mp.noise_scales(lay, "auto", _args(eps), m, skip=TH)
+        snr = mp.set_snr(lay, sig, m)
+        maximal = [i for i, A in enumerate(sets) if keep[i] and A
+                   and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
+        bar = {i: min(TH[0], max(floor, b * np.sqrt(sizes[sets[i][0]]))) for i in maximal
+               if len(sets[i]) == 1}
+        assert bar and all(snr[i] >= bar[i] for i in bar)
+        assert any(snr[i] < TH[0] for i in bar)        # the size-dependent bar binds here
+        a, c = _data(sizes, m, seed=4), _data(sizes, m, seed=5)
+        ra = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+        rc = mp.release(c, 3, epsilon=eps, delta=1e-6, rng=7)
+        assert ra.info["noise_scales"] == rc.info["noise_scales"]
+        assert ra.info["unmeasured_sets"] == rc.info["unmeasured_sets"]
+
+
+def test_shrink_one_way_is_the_positive_part_james_stein_on_low_snr_one_way_sets_only():
+    """``shrink_one_way``: a measured 1-way residual with public set SNR below the band and ``q = n_i - 1 >= 3`` becomes
+    ``max(0, 1 - c (q - 2) sigma^2 / ||y||^2) y`` (recomputed here from the formula); every other residual (sets of
+    order >= 2, 1-way sets with ``q < 3``, above the band, unmeasured) and the noise scales are unchanged
+    (post-processing); the clamp at 0 when ``||y||^2 < c (q - 2) sigma^2``."""
+    from sosproj.privacy.spec import PrivacySpec as Spec
+    sizes = (6, 3, 5, 4)
+    lay = ResidualLayout(sizes, all_k_way(4, 2))
+    sets = lay.residual_sets
+    rng = np.random.default_rng(3)
+    r = rng.normal(size=lay.res_size) * 40.0
+    lay.center(r)
+    m = 1000
+    r[lay.empty_pos] = m
+    sig = np.full(len(sets), 30.0)
+    sig[lay.res_pos[()]] = 0.0
+    sig[lay.res_pos[(3,)]] = np.inf                          # unmeasured: untouched
+    r[lay.expand((~np.isfinite(sig)).astype(float)) > 0] = 0.0
+    small = lay.residual(r, (2,))
+    small *= 1e-3                                            # ||y||^2 far below (q - 2) sigma^2: clamped to 0
+    spec = Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE, sensitivity=1.0)
+    meas = mp.Measurement(lay, r.copy(), sig, spec, "auto", m)
+    snr = mp.set_snr(lay, sig, m)
+    band = float(max(snr[lay.res_pos[(A,)]] for A in range(3)) + 1.0)   # every measured 1-way set below it
+    out, done = mp.shrink_one_way(meas, m, 1.0, band)
+    assert done == [(0,), (2,)] and out.sigmas is meas.sigmas
+    y0 = lay.residual(r, (0,))
+    f0 = max(0.0, 1.0 - 1.0 * (6 - 1 - 2) * 30.0**2 / float(y0 @ y0))
+    assert 0.0 < f0 < 1.0
+    np.testing.assert_allclose(lay.residual(out.residuals, (0,)), f0 * y0, rtol=1e-13)
+    assert np.all(lay.residual(out.residuals, (2,)) == 0.0)
+    for A in sets:
+        if A not in ((0,), (2,)):
+            assert np.array_equal(lay.residual(out.residuals, A), lay.residual(r, A))
+    assert np.array_equal(meas.residuals, r)                 # the input measurement is not modified
+    out2, done2 = mp.shrink_one_way(meas, m, 1.0, float(snr[lay.res_pos[(0,)]]) * 0.5)
+    assert done2 == [] and np.array_equal(out2.residuals, r)
+
+
+def test_one_way_shrinkage_in_the_release_is_post_processing_of_public_sets(monkeypatch):
+    """In ``release`` the shrinkage (``ONE_WAY_SHRINK > 0``, the categorical skip rule active) leaves the noise scales,
+    the specification and the unmeasured sets exactly those without it (the privacy is that of the measurement), shrinks
+    exactly the measured 1-way sets whose public set SNR is below the band (``q >= 3``), reads no records for that
+    choice (two datasets, same public parameters: same sets), and is off without noise (``noise_disabled``) and for the
+    ``"rp"`` allocation (no skip rule)."""
+    sizes = (3, 3, 2, 30, 9, 7, 12)
+    m, eps = 1300, 0.3
+    a, b = _data(sizes, m, seed=4), _data(sizes, m, seed=5)
+    monkeypatch.setattr(mp, "AUTO_SKIP_SNR", (2.5, 5.0, 8.0))
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK", 0.0)
+    r0 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK", 1.0)
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK_BAND", 5.0)
+    ra = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+    rb = mp.release(b, 3, epsilon=eps, delta=1e-6, rng=7)
+    assert ra.info["noise_scales"] == r0.info["noise_scales"] == rb.info["noise_scales"] and ra.spec == r0.spec
+    assert ra.info["unmeasured_sets"] == r0.info["unmeasured_sets"]
+    lay = ra.layout
+    sig = np.array([ra.info["noise_scales"].get(A, 0.0) for A in lay.residual_sets])
+    snr = mp.set_snr(lay, sig, m)
+    expect = [A for i, A in enumerate(lay.residual_sets) if len(A) == 1 and 0 < sig[i] < np.inf and snr[i] < 5.0
+              and sizes[A[0]] >= 4]
+    assert expect and ra.info["shrunk_one_way_sets"] == expect == rb.info["shrunk_one_way_sets"]
+    assert r0.info["shrunk_one_way_sets"] == []
+    assert any(not np.allclose(ra.table(w), r0.table(w)) for w in ra.workload)
+    with noise_disabled():
+        rn = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+    assert rn.info["shrunk_one_way_sets"] == []
+    rp = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0, allocation="rp")
+    assert rp.info["shrunk_one_way_sets"] == []
+
+
+def test_shrink_offset_knob(monkeypatch):
+    """The study knob ``ONE_WAY_SHRINK_OFFSET`` (default 2: James-Stein, the rule): with 0 the factor is
+    ``max(0, 1 - c q sigma^2 / ||y||^2)`` and the 2-3-value attributes (q = 1, 2) are shrunk too."""
+    from sosproj.privacy.spec import PrivacySpec as Spec
+    assert mp.ONE_WAY_SHRINK_OFFSET == 2
+    sizes = (6, 3, 2)
+    lay = ResidualLayout(sizes, all_k_way(3, 2))
+    rng = np.random.default_rng(5)
+    r = rng.normal(size=lay.res_size) * 60.0
+    lay.center(r)
+    r[lay.empty_pos] = 1000
+    sig = np.full(len(lay.residual_sets), 20.0)
+    sig[lay.res_pos[()]] = 0.0
+    meas = mp.Measurement(lay, r.copy(), sig, Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE,
+                                                   sensitivity=1.0), "auto", 1000)
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK_OFFSET", 0)
+    out, done = mp.shrink_one_way(meas, 1000, 1.0, 1e9)
+    assert done == [(0,), (1,), (2,)]
+    for A in done:
+        y = lay.residual(r, A)
+        q = sizes[A[0]] - 1
+        f = max(0.0, 1.0 - q * 20.0**2 / float(y @ y))
+        np.testing.assert_allclose(lay.residual(out.residuals, A), f * y, rtol=1e-13)
