@@ -7,7 +7,7 @@ rule (``AUTO_SKIP_SNR``, ``ONE_WAY_SHRINK = 1``), so both measure the same sets 
 seed = the same noisy measurement (paired), the offset only changes the post-processing. A cell (shape, epsilon)
 where no measured 1-way set is below the band (public: sizes, m, epsilon) gives identical releases and is not run.
 
-Set D (defined at 20:30 UTC on 2026-11-27 and committed BEFORE any row was run): new sizes, m, alpha, classes and
+Set D (defined at 20:23 UTC on 2026-11-27 and committed BEFORE any row was run): new sizes, m, alpha, classes and
 a new data seed (``DATA_SEED``), none of them a shape of the earlier studies. Synthetic only; never titanic/adult.
 
 Usage (from the worktree root): python benchmarks/results_catrule/stein31/stein_fresh.py --eps 0.1 0.3 1 3 \\
