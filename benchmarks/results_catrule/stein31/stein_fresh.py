@@ -82,7 +82,11 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="+", default=list(FRESH), choices=list(FRESH))
     ap.add_argument("--eps", type=float, nargs="+", required=True)
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
+    ap.add_argument("--old", action="store_true",
+                    help="also run main e2c03a6's rule first (AUTO_SKIP_SNR = (5, 5, 8), no shrinkage; variant "
+                         "``old``): the common baseline of pubrule31's worst-cell comparisons")
     args = ap.parse_args()
+    variants = [("old", 2), ("off2", 2), ("off0", 0)] if args.old else [("off2", 2), ("off0", 0)]
     print("shape eps variant seed err measured_1/2/3 converged cpu_s", flush=True)
     for name in args.shapes:
         ds = fresh_data(name)
@@ -92,15 +96,18 @@ def main() -> None:
                 print(f"# {name} {eps:g}: no measured 1-way set below the band (identical releases)", flush=True)
                 continue
             for seed in args.seeds:
-                for var, off in (("off2", 2), ("off0", 0)):
+                for var, off in variants:
                     mp.ONE_WAY_SHRINK_OFFSET = off
+                    mp.ONE_WAY_SHRINK = 0.0 if var == "old" else 1.0
+                    skip = (5.0, 5.0, 8.0) if var == "old" else None
                     t0 = time.process_time()
-                    rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, options={"on_fail": "return"})
+                    rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _skip=skip,
+                                     options={"on_fail": "return"})
                     dt = time.process_time() - t0
                     err, meas = score(rel, truth, ds.m)
                     conv = rel.info["reconstruction_info"].get("converged")
                     print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} {conv} {dt:.2f}", flush=True)
-    mp.ONE_WAY_SHRINK_OFFSET = 2
+    mp.ONE_WAY_SHRINK_OFFSET, mp.ONE_WAY_SHRINK = 2, 1.0
 
 
 if __name__ == "__main__":
