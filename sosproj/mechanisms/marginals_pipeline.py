@@ -574,7 +574,10 @@ ONE_WAY_SHRINK = 1.0
 ONE_WAY_SHRINK_BAND = 5.0
 #: Study knob (session 31, after the choice; not adopted): the factor's degrees-of-freedom offset, ``max(0, 1 - c (q -
 #: o) sigma^2 / ||y||^2)`` for every measured 1-way set below the band with ``q > o``; 2: James-Stein (the rule);
-#: 0: a Stein-type factor that also shrinks the 2-3-value attributes.
+#: 0: a Stein-type factor that also shrinks the 2-3-value attributes. Branch stein31 (fresh synthetic set D, 19
+#: cells, 30 seeds): 0 against 2 0.994, worst 1.013; evaluation titanic 0.3 1.0035 [1.0023, 1.0047] (Fare, q = 31,
+#: shrunk more than by James-Stein), 0.03 0.998, identical elsewhere: not adopted
+#: (``benchmarks/results_catrule/stein31/notes.md``).
 ONE_WAY_SHRINK_OFFSET = 2
 #: Study knobs of session 31, not adopted (``benchmarks/pubrule_study.py``, records in
 #: ``benchmarks/results_catrule/pubrule31/``): ``ONE_WAY_CELL_SNR = b`` makes the bar of the 1-way set ``{i}``
