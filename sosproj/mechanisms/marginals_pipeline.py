@@ -927,10 +927,10 @@ def shrink_one_way(meas: Measurement, m: int, c: float, band: float) -> tuple[Me
     snr = set_snr(layout, meas.sigmas, m)
     r = meas.residuals.copy()
     done: list[tuple[int, ...]] = []
+    off = ONE_WAY_SHRINK_OFFSET
     for i, A in enumerate(layout.residual_sets):
         sig = float(meas.sigmas[i])
         q = layout.sizes[A[0]] - 1 if len(A) == 1 else 0
-        off = ONE_WAY_SHRINK_OFFSET
         if len(A) != 1 or not (0.0 < sig < np.inf) or snr[i] >= band or q <= max(off, 0) or q < 1:
             continue
         y = layout.residual(r, A)
