@@ -32,11 +32,11 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE.parent / "stein31"))
+import stein_fresh  # noqa: E402
 from catrule_study import score  # noqa: E402
+from hybrid_info import SEED_E, SET_E  # noqa: E402
 from pubrule_study import data_of, public_sigmas  # noqa: E402
 
-import stein_fresh  # noqa: E402
-from hybrid_info import SEED_E, SET_E  # noqa: E402
 from sosproj.data.domain import Dataset  # noqa: E402
 from sosproj.data.residuals import ResidualLayout  # noqa: E402
 from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
@@ -45,7 +45,7 @@ from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
 #: shape of the earlier studies; defined and committed before any set-F row was run. Synthetic only.
 SEED_F = 32271127
 SET_F: dict[str, tuple] = {
-    # defined at 21:10 UTC on 2026-11-27, while the fit ran, before any set-F row
+    # defined at 21:03 UTC on 2026-11-27, while the fit ran, before any set-F row
     "f-dir-m1500": ("dir", [4, 3, 2, 18, 5, 3, 10, 2], 1500, 0.6, 5),
     "f-dir-m3500": ("dir", [6, 2, 12, 3, 35, 4, 2, 8, 3], 3500, 0.4, 6),
     "f-flat-m900": ("dir", [3, 4, 2, 7, 3, 12, 5], 900, 1.8, 3),
