@@ -54,6 +54,10 @@ SET_F: dict[str, tuple] = {
     "f-geo-m2200": ("geo", [3, 2, 50, 4, 11, 2, 22, 3], 2200, 0.7, 5, 0.91),
     "f-geo-m4500": ("geo", [7, 13, 4, 2, 36, 10, 3, 5], 4500, 0.4, 5, 0.88),
     "f-geo-m650": ("geo", [3, 3, 2, 10, 4, 2, 8, 3], 650, 0.6, 3, 0.83),
+    # added at 21:12 UTC, still before any set-F row, after the fit's first rows had shown losses on the skewed
+    # Dirichlet(0.1) shapes (tit9-skew-m1k, tit6-skew-m1k): so that F is not easier than the seen shapes
+    "f-skew-m2k": ("dir", [3, 5, 2, 20, 4, 8, 3, 12], 2000, 0.1, 8),
+    "f-geo-skew-m1500": ("geo", [4, 2, 3, 28, 6, 3, 9, 2], 1500, 0.15, 8, 0.9),
 }
 
 
