@@ -60,13 +60,29 @@ SET_F: dict[str, tuple] = {
     "f-geo-skew-m1500": ("geo", [4, 2, 3, 28, 6, 3, 9, 2], 1500, 0.15, 8, 0.9),
 }
 
+#: Fresh held-out set G (session 32, defined at 21:28 UTC before any set-G row, after set F had rejected the bands
+#: with c = 1 and while c < 1 for the sets of order >= 2 was being fitted): new sizes / m / alpha / classes and a new
+#: data seed; skewed shapes (alpha <= 0.15) included from the start.
+SEED_G = 32272128
+SET_G: dict[str, tuple] = {
+    "g-dir-m2500": ("dir", [3, 7, 2, 14, 4, 3, 22, 5], 2500, 0.6, 4),
+    "g-dir-m800": ("dir", [4, 2, 3, 9, 3, 6, 2], 800, 0.8, 3),
+    "g-flat-m1800": ("dir", [5, 3, 2, 11, 4, 8, 3], 1800, 1.5, 4),
+    "g-skew-m3k": ("dir", [2, 6, 3, 16, 4, 10, 3, 7], 3000, 0.1, 8),
+    "g-skew-m1k": ("dir", [3, 4, 2, 12, 5, 3, 8], 1000, 0.12, 6),
+    "g-geo-m1600": ("geo", [3, 2, 40, 5, 9, 2, 18, 4], 1600, 0.5, 4, 0.9),
+    "g-geo-m5k": ("geo", [6, 11, 3, 2, 30, 8, 4, 2, 5], 5000, 0.5, 5, 0.87),
+    "g-geo-skew-m2k": ("geo", [2, 5, 3, 24, 4, 7, 2, 10], 2000, 0.12, 8, 0.88),
+}
+
 
 def load(name: str) -> Dataset:
     """A shape by name: ``D:x`` / ``E:x`` / ``F:x`` (stein31's sets D, E, this session's F) or a pubrule31 name."""
     if ":" not in name:
         return data_of(name)
     tag, nm = name.split(":", 1)
-    table, seed = {"D": (dict(stein_fresh.FRESH), 20261127), "E": (SET_E, SEED_E), "F": (SET_F, SEED_F)}[tag]
+    table, seed = {"D": (dict(stein_fresh.FRESH), 20261127), "E": (SET_E, SEED_E), "F": (SET_F, SEED_F),
+                   "G": (SET_G, SEED_G)}[tag]
     saved = dict(stein_fresh.FRESH), stein_fresh.DATA_SEED
     stein_fresh.FRESH.clear()
     stein_fresh.FRESH.update(table)
@@ -79,9 +95,29 @@ def load(name: str) -> Dataset:
         stein_fresh.DATA_SEED = saved[1]
 
 
+_ORIG_SHRINK = mp.shrink_residuals
+
+
 def bands_of(v: str) -> tuple[float, float]:
-    b2, b3 = (float(x) for x in v.split(","))
+    """``B2,B3[~C]`` -> ``(B2, B3)``."""
+    b2, b3 = (float(x) for x in v.split("~")[0].split(","))
     return b2, b3
+
+
+def set_c(v: str) -> None:
+    """Information-only variant suffix ``~C`` (after set F): the factor ``max(0, 1 - C (q - 2) sigma^2 / ||y||^2)`` for
+    the sets of order >= 2 (the 1-way sets keep ``ONE_WAY_SHRINK``); a study-side wrapper of ``shrink_residuals``."""
+    if "~" not in v:
+        mp.shrink_residuals = _ORIG_SHRINK
+        return
+    c2 = float(v.split("~")[1])
+
+    def wrapped(meas, m, c, bands):  # noqa: ANN001, ANN202
+        b = list(bands)
+        m1, d1 = _ORIG_SHRINK(meas, m, c, (b[0], 0.0))
+        m2, d2 = _ORIG_SHRINK(m1, m, c2, (0.0, *b[1:]))
+        return m2, d1 + d2
+    mp.shrink_residuals = wrapped
 
 
 def acting(ds: Dataset, sig: np.ndarray, bands: tuple[float, float]) -> list[tuple[int, ...]]:
@@ -142,6 +178,7 @@ def main() -> None:
                         print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} same 0", flush=True)
                         continue
                     mp.RESIDUAL_SHRINK_BANDS = bands_of(var)
+                    set_c(var)
                     t0 = time.process_time()
                     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed,
                                      options={"on_fail": "return"})
@@ -151,6 +188,7 @@ def main() -> None:
                     done[var] = (err, meas, conv)
                     print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} {conv} {dt:.2f}", flush=True)
     mp.RESIDUAL_SHRINK_BANDS = lib
+    mp.shrink_residuals = _ORIG_SHRINK
 
 
 if __name__ == "__main__":
