@@ -512,3 +512,28 @@ def test_higher_order_shrinkage_in_the_release_is_post_processing_of_public_sets
     assert rn.info["shrunk_sets"] == []
     rp = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0, allocation="rp")
     assert rp.info["shrunk_sets"] == []
+
+
+def test_shrink_residuals_takes_one_constant_per_order():
+    """``c = (c_1, c_2)``: the 1-way sets get ``c_1``, every set of order >= 2 ``c_2`` (``RESIDUAL_SHRINK``); the same
+    as shrinking the two families separately with their constants."""
+    from sosproj.privacy.spec import PrivacySpec as Spec
+    sizes = (5, 4, 4)
+    lay = ResidualLayout(sizes, all_k_way(3, 3))
+    rng = np.random.default_rng(2)
+    r = rng.normal(size=lay.res_size) * 30.0
+    lay.center(r)
+    r[lay.empty_pos] = 500
+    sig = np.full(len(lay.residual_sets), 25.0)
+    sig[lay.res_pos[()]] = 0.0
+    meas = mp.Measurement(lay, r.copy(), sig, Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE,
+                                                   sensitivity=1.0), "auto", 500)
+    out, done = mp.shrink_residuals(meas, 500, (1.0, 0.25), (1e9, 1e9, 1e9))
+    a, d1 = mp.shrink_residuals(meas, 500, 1.0, (1e9, 0.0))
+    b, d2 = mp.shrink_residuals(a, 500, 0.25, (0.0, 1e9, 1e9))
+    assert sorted(done) == sorted(d1 + d2) and len(done) == len(lay.residual_sets) - 1
+    np.testing.assert_array_equal(out.residuals, b.residuals)
+    y = lay.residual(r, (0, 1, 2))
+    f = max(0.0, 1.0 - 0.25 * (4 * 3 * 3 - 2) * 25.0**2 / float(np.sum(y * y)))
+    assert 0.0 < f < 1.0
+    np.testing.assert_allclose(lay.residual(out.residuals, (0, 1, 2)), f * y, rtol=1e-13)

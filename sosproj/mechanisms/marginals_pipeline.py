@@ -89,7 +89,7 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
            "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS", "shrink_one_way", "ONE_WAY_SHRINK",
-           "ONE_WAY_SHRINK_BAND", "shrink_residuals", "RESIDUAL_SHRINK_BANDS"]
+           "ONE_WAY_SHRINK_BAND", "shrink_residuals", "RESIDUAL_SHRINK_BANDS", "RESIDUAL_SHRINK"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -577,6 +577,8 @@ ONE_WAY_SHRINK_BAND = 5.0
 #: >= 3 with ``q_A = prod (n_i - 1) >= 3`` toward zero residual (toward the maximum-entropy extrapolation of its
 #: subsets); 0: off. Session 32 (branch stein32, ``benchmarks/results_catrule/stein32/``).
 RESIDUAL_SHRINK_BANDS: tuple[float, ...] = (0.0, 0.0)
+#: The constant ``c`` of that factor for the sets of order >= 2 (:data:`ONE_WAY_SHRINK` stays the 1-way sets').
+RESIDUAL_SHRINK = 1.0
 #: Study knob (session 31, after the choice; not adopted): the factor's degrees-of-freedom offset, ``max(0, 1 - c (q -
 #: o) sigma^2 / ||y||^2)`` for every measured 1-way set below the band with ``q > o``; 2: James-Stein (the rule);
 #: 0: a Stein-type factor that also shrinks the 2-3-value attributes. Branch stein31 (fresh synthetic set D, 19
@@ -915,7 +917,7 @@ def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: Priva
     return Measurement(layout, r, sigmas, spec, allocation, m_pub)
 
 
-def shrink_residuals(meas: Measurement, m: int, c: float,
+def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
                      bands: Sequence[float]) -> tuple[Measurement, list[tuple[int, ...]]]:
     r"""Positive-part James-Stein shrinkage of the low-SNR measured residuals, per set and per order
     (post-processing; the categorical ``"auto"`` skip rule's, :data:`ONE_WAY_SHRINK`,
@@ -932,10 +934,12 @@ def shrink_residuals(meas: Measurement, m: int, c: float,
     .. math:: \max\Bigl(0,\ 1 - c\,\frac{(q_A - 2)\,\sigma_A^2}{\|y_A\|^2}\Bigr)\, y_A,
 
     the positive-part James-Stein estimator toward 0 (James and Stein 1961; positive part: Baranchik 1964,
-    Efron and Morris 1973), which for ``c = 1`` and :math:`q_A \ge 3` dominates :math:`y_A` in the expected squared
-    error :math:`E\|\hat c_A - c_A\|^2`. Toward 0 means toward the table the lower-order residuals imply alone:
-    for a 1-way set the uniform table, for a set of order >= 2 the maximum-entropy extrapolation of its subsets
-    that the release already uses for skipped sets. For 1-way sets the study offset ``o`` =
+    Efron and Morris 1973), which for :math:`0 < c < 2` and :math:`q_A \ge 3` dominates :math:`y_A` in the expected
+    squared error :math:`E\|\hat c_A - c_A\|^2` (its risk is :math:`q_A - c(2-c)(q_A-2)^2 E\|y_A\|^{-2}`
+    in units of :math:`\sigma_A^2`, smallest at ``c = 1``). ``c`` is a number or one constant per order like
+    ``bands`` (the last entry for every higher order). Toward 0 means toward the table the lower-order residuals
+    imply alone: for a 1-way set the uniform table, for a set of order >= 2 the maximum-entropy extrapolation
+    of its subsets that the release already uses for skipped sets. For 1-way sets the study offset ``o`` =
     :data:`ONE_WAY_SHRINK_OFFSET` (default 2) replaces ``q - 2`` by ``q - o`` (and ``q >= 3`` by ``q > o``).
     Only the released noisy values and the public noise scales enter, and which sets are shrunk depends on the
     public set SNRs only (sizes, ``m``, the noise scales): post-processing, the privacy and the noise scales are
@@ -947,10 +951,12 @@ def shrink_residuals(meas: Measurement, m: int, c: float,
     done: list[tuple[int, ...]] = []
     off1 = ONE_WAY_SHRINK_OFFSET
     bands = [float(b) for b in bands]
+    cs = [float(c)] if np.ndim(c) == 0 else [float(x) for x in c]
     for i, A in enumerate(layout.residual_sets):
         if not A:
             continue
         band = bands[min(len(A), len(bands)) - 1]
+        ck = cs[min(len(A), len(cs)) - 1]
         sig = float(meas.sigmas[i])
         if band <= 0 or not (0.0 < sig < np.inf) or snr[i] >= band:
             continue
@@ -960,7 +966,7 @@ def shrink_residuals(meas: Measurement, m: int, c: float,
             continue
         y = layout.residual(r, A)
         ss = float(np.sum(y * y))
-        y *= max(0.0, 1.0 - c * (q - off) * sig**2 / ss) if ss > 0 else 0.0
+        y *= max(0.0, 1.0 - ck * (q - off) * sig**2 / ss) if ss > 0 else 0.0
         done.append(A)
     return Measurement(layout, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public), done
 
@@ -1534,7 +1540,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             and not noise_is_disabled()):
         # the skip rule's post-processing of its low-SNR 1-way measurements (public choice of the sets); without
         # noise (sosproj.testing.noise_disabled) the noise drawn has variance 0 and the James-Stein factor is 1
-        meas, shrunk = shrink_residuals(meas, m_pub, ONE_WAY_SHRINK, (ONE_WAY_SHRINK_BAND, *RESIDUAL_SHRINK_BANDS))
+        meas, shrunk = shrink_residuals(meas, m_pub, (ONE_WAY_SHRINK, RESIDUAL_SHRINK),
+                                        (ONE_WAY_SHRINK_BAND, *RESIDUAL_SHRINK_BANDS))
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
     rule = mix_rule(layout, reconstruction, snr)

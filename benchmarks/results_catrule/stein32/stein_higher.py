@@ -95,9 +95,6 @@ def load(name: str) -> Dataset:
         stein_fresh.DATA_SEED = saved[1]
 
 
-_ORIG_SHRINK = mp.shrink_residuals
-
-
 def bands_of(v: str) -> tuple[float, float]:
     """``B2,B3[~C]`` -> ``(B2, B3)``."""
     b2, b3 = (float(x) for x in v.split("~")[0].split(","))
@@ -105,19 +102,12 @@ def bands_of(v: str) -> tuple[float, float]:
 
 
 def set_c(v: str) -> None:
-    """Information-only variant suffix ``~C`` (after set F): the factor ``max(0, 1 - C (q - 2) sigma^2 / ||y||^2)`` for
-    the sets of order >= 2 (the 1-way sets keep ``ONE_WAY_SHRINK``); a study-side wrapper of ``shrink_residuals``."""
-    if "~" not in v:
-        mp.shrink_residuals = _ORIG_SHRINK
-        return
-    c2 = float(v.split("~")[1])
-
-    def wrapped(meas, m, c, bands):  # noqa: ANN001, ANN202
-        b = list(bands)
-        m1, d1 = _ORIG_SHRINK(meas, m, c, (b[0], 0.0))
-        m2, d2 = _ORIG_SHRINK(m1, m, c2, (0.0, *b[1:]))
-        return m2, d1 + d2
-    mp.shrink_residuals = wrapped
+    """Variant suffix ``~C`` (after set F): ``marginals_pipeline.RESIDUAL_SHRINK = C``, the factor
+    ``max(0, 1 - C (q - 2) sigma^2 / ||y||^2)`` for the sets of order >= 2 (the 1-way sets keep ``ONE_WAY_SHRINK``).
+    (fit2.sh's rows, raw_fit2.txt, were made with a study-side wrapper of ``shrink_residuals`` that did the same in two
+    passes, 1-way sets then the others, before the library had the knob: the sets are disjoint, so the result is the
+    same.)"""
+    mp.RESIDUAL_SHRINK = float(v.split("~")[1]) if "~" in v else 1.0
 
 
 def acting(ds: Dataset, sig: np.ndarray, bands: tuple[float, float]) -> list[tuple[int, ...]]:
@@ -188,7 +178,7 @@ def main() -> None:
                     done[var] = (err, meas, conv)
                     print(f"{name} {eps:g} {var} {seed} {err:.6f} {meas} {conv} {dt:.2f}", flush=True)
     mp.RESIDUAL_SHRINK_BANDS = lib
-    mp.shrink_residuals = _ORIG_SHRINK
+    mp.RESIDUAL_SHRINK = 1.0
 
 
 if __name__ == "__main__":
