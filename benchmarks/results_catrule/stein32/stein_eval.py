@@ -30,7 +30,7 @@ sys.path.insert(0, str(HERE))
 from catrule_study import score  # noqa: E402
 from peers.data import load  # noqa: E402
 from pubrule_study import public_sigmas  # noqa: E402
-from stein_higher import acting, bands_of  # noqa: E402
+from stein_higher import acting, bands_of, set_c  # noqa: E402
 
 from sosproj.data.domain import Dataset, Domain  # noqa: E402
 from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
@@ -38,7 +38,8 @@ from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--bands", required=True, help="B2,B3 (inf: every measured set of that order)")
+    ap.add_argument("--bands", required=True,
+                    help="B2,B3[~C] (inf: every measured set of that order; ~C: RESIDUAL_SHRINK = C)")
     ap.add_argument("--datasets", nargs="+", required=True)
     ap.add_argument("--eps", type=float, nargs="+", required=True)
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
@@ -65,10 +66,12 @@ def main() -> None:
                 out = []
                 for b in ((0.0, 0.0), bands):
                     mp.RESIDUAL_SHRINK_BANDS = b
+                    set_c(args.bands if b == bands else "0,0")
                     t0 = time.process_time()
                     rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=seed)
                     out.append((*score(rel, truth, ds.m), time.process_time() - t0))
                 mp.RESIDUAL_SHRINK_BANDS = (0.0, 0.0)
+                set_c("0,0")
                 (e0, k0, c0), (e1, k1, c1) = out
                 logs.append(math.log(e1 / e0))
                 print(f"{name} {eps:g} {seed} {e0:.6f} {e1:.6f} {e1 / e0:.4f} {k0} {k1} {c0:.2f} {c1:.2f}", flush=True)
