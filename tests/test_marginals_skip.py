@@ -485,10 +485,11 @@ def test_higher_order_shrinkage_in_the_release_is_post_processing_of_public_sets
     """With ``RESIDUAL_SHRINK_BANDS`` on, ``release`` keeps the noise scales and the unmeasured sets, shrinks exactly
     the measured sets of order >= 2 with ``q >= 3`` below their band (``info["shrunk_sets"]``; ``"shrunk_one_way_sets"``
     its 1-way part), the same sets for two datasets with the same public parameters, and nothing without noise or for
-    the ``"rp"`` allocation. The default ``(0, 0)`` shrinks no set of order >= 2."""
+    the ``"rp"`` allocation. Bands ``(0, 0)`` shrink no set of order >= 2."""
     sizes = (3, 4, 2, 6, 5, 3)
     m, eps = 3000, 1.0
     a, b = _data(sizes, m, seed=4), _data(sizes, m, seed=5)
+    monkeypatch.setattr(mp, "RESIDUAL_SHRINK_BANDS", (0.0, 0.0))
     r0 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
     assert all(len(A) == 1 for A in r0.info["shrunk_sets"])
     assert r0.info["shrunk_one_way_sets"] == r0.info["shrunk_sets"]
@@ -537,3 +538,38 @@ def test_shrink_residuals_takes_one_constant_per_order():
     f = max(0.0, 1.0 - 0.25 * (4 * 3 * 3 - 2) * 25.0**2 / float(np.sum(y * y)))
     assert 0.0 < f < 1.0
     np.testing.assert_allclose(lay.residual(out.residuals, (0, 1, 2)), f * y, rtol=1e-13)
+
+
+def test_default_shrinks_every_measured_higher_order_set_with_c_one_quarter(monkeypatch):
+    """The default (session 32): ``RESIDUAL_SHRINK_BANDS = (inf, inf)``, ``RESIDUAL_SHRINK = 0.25``: every measured set
+    of order >= 2 with ``q >= 3`` is shrunk by ``max(0, 1 - 0.25 (q - 2) sigma^2 / ||y||^2)``: the release equals the
+    reconstruction of the measurement shrunk by hand (same noise: ``rng``), and differs from the release without it."""
+    assert mp.RESIDUAL_SHRINK_BANDS == (np.inf, np.inf) and mp.RESIDUAL_SHRINK == 0.25
+    sizes = (3, 4, 2, 6, 5)
+    m, eps = 2500, 1.0
+    a = _data(sizes, m, seed=8)
+    rel = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=3)
+    lay = rel.layout
+    sig = np.array([rel.info["noise_scales"].get(A, 0.0) for A in lay.residual_sets])
+    expect = [A for i, A in enumerate(lay.residual_sets) if len(A) >= 2 and 0 < sig[i] < np.inf
+              and np.prod([sizes[x] - 1 for x in A]) >= 3]
+    assert expect and [A for A in rel.info["shrunk_sets"] if len(A) >= 2] == expect
+    seen = {}
+    orig = mp.shrink_residuals
+
+    def spy(meas, m_, c, bands):
+        out, done = orig(meas, m_, c, bands)
+        seen["in"], seen["out"], seen["c"] = meas, out, c
+        return out, done
+    monkeypatch.setattr(mp, "shrink_residuals", spy)
+    rel2 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=3)
+    assert seen["c"] == (mp.ONE_WAY_SHRINK, 0.25)
+    for A in expect:
+        y = lay.residual(seen["in"].residuals, A)
+        q = int(np.prod([sizes[x] - 1 for x in A]))
+        f = max(0.0, 1.0 - 0.25 * (q - 2) * float(sig[lay.res_pos[A]]) ** 2 / float(np.sum(y * y)))
+        np.testing.assert_allclose(lay.residual(seen["out"].residuals, A), f * y, rtol=1e-12)
+    assert all(np.array_equal(rel.table(w), rel2.table(w)) for w in rel.workload)
+    monkeypatch.setattr(mp, "RESIDUAL_SHRINK_BANDS", (0.0, 0.0))
+    rel0 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=3)
+    assert any(not np.allclose(rel.table(w), rel0.table(w)) for w in rel.workload)

@@ -572,13 +572,21 @@ SKIP_DROP_FRACTION = 1.0
 ONE_WAY_SHRINK = 1.0
 #: The public set SNR below which :data:`ONE_WAY_SHRINK` applies to a measured 1-way set (session 29's ``tau_1``).
 ONE_WAY_SHRINK_BAND = 5.0
-#: The public set SNR bands ``(B_2, B_3)`` below which the same positive-part James-Stein factor
-#: (:func:`shrink_residuals`, ``c =`` :data:`ONE_WAY_SHRINK`) shrinks a measured residual set of order 2 / of order
+#: The public set SNR bands ``(B_2, B_3)`` below which the positive-part James-Stein factor of
+#: :func:`shrink_residuals` (constant :data:`RESIDUAL_SHRINK`) shrinks a measured residual set of order 2 / of order
 #: >= 3 with ``q_A = prod (n_i - 1) >= 3`` toward zero residual (toward the maximum-entropy extrapolation of its
-#: subsets); 0: off. Session 32 (branch stein32, ``benchmarks/results_catrule/stein32/``).
-RESIDUAL_SHRINK_BANDS: tuple[float, ...] = (0.0, 0.0)
-#: The constant ``c`` of that factor for the sets of order >= 2 (:data:`ONE_WAY_SHRINK` stays the 1-way sets').
-RESIDUAL_SHRINK = 1.0
+#: subsets); 0: off; ``inf``: every such measured set (the factor itself adapts to the noisy residual). Part of the
+#: categorical ``"auto"`` skip rule since session 32 (branch stein32, ``benchmarks/results_catrule/stein32/``,
+#: docs/bench_allocation.md): with ``c = 1`` it gained 0.918 / 0.901 (seen / fresh set F) but lost up to 10.8% on
+#: skewed (Dirichlet 0.1) shapes, whose tables have structural zeros that shrinking toward the extrapolation fills;
+#: with ``c = 0.25``: 169 seen cells 0.968 (worst 1.013), fresh set G 0.970 (worst 1.016 [1.009, 1.024], skewed
+#: shapes), and once on real data: titanic 0.995 / 0.998 / 0.985 at epsilon 1 / 3 / 10, adult 0.969-0.988 at 0.1-10,
+#: identical elsewhere and on nltcs (binary: no skip rule).
+RESIDUAL_SHRINK_BANDS: tuple[float, ...] = (math.inf, math.inf)
+#: The constant ``c`` of that factor for the sets of order >= 2 (:data:`ONE_WAY_SHRINK` stays the 1-way sets'):
+#: 0.25 (session 32; ``c = 1``, the risk-minimizing constant on the residuals, loses up to 10.8% on the released
+#: tables of skewed shapes, see :data:`RESIDUAL_SHRINK_BANDS`; any ``0 < c < 2`` dominates the raw residual).
+RESIDUAL_SHRINK = 0.25
 #: Study knob (session 31, after the choice; not adopted): the factor's degrees-of-freedom offset, ``max(0, 1 - c (q -
 #: o) sigma^2 / ||y||^2)`` for every measured 1-way set below the band with ``q > o``; 2: James-Stein (the rule);
 #: 0: a Stein-type factor that also shrinks the 2-3-value attributes. Branch stein31 (fresh synthetic set D, 19
