@@ -12,7 +12,9 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    order's threshold in :data:`AUTO_SKIP_SNR` (:func:`measured_sets`; ``sigma_A = inf``: no budget, no
    data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`). A 1-way set
    measured below the set SNR :data:`ONE_WAY_SHRINK_BAND` is shrunk toward the uniform table by a positive-part
-   James-Stein factor before the reconstruction (:func:`shrink_one_way`; post-processing, session 31).
+   James-Stein factor before the reconstruction (:func:`shrink_one_way`; post-processing, session 31), and every
+   measured set of order 2 and 3 toward the extrapolation of its subsets by the same factor with the constant
+   :data:`RESIDUAL_SHRINK` (:func:`shrink_residuals`, :data:`RESIDUAL_SHRINK_BANDS`; session 32).
    Opt-in (``selection="one-way"``): where that rule leaves a 1-way set unmeasured, a **private 1-way
    selection** (:func:`select_one_way`,
    :data:`SELECT_ONE_WAY`) spends a share of the budget on a Gaussian mechanism that asks whether the
