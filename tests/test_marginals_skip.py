@@ -408,3 +408,168 @@ def test_shrink_offset_knob(monkeypatch):
         q = sizes[A[0]] - 1
         f = max(0.0, 1.0 - q * 20.0**2 / float(y @ y))
         np.testing.assert_allclose(lay.residual(out.residuals, A), f * y, rtol=1e-13)
+
+
+def test_residual_noise_is_white_on_each_residual_subspace():
+    """James-Stein needs isotropic noise: the noise of a measured set is ``sigma_A P_A z`` (``measure``) with
+    ``P_A`` = ``layout.center`` on that set's block, an orthogonal projector (symmetric, idempotent) of rank
+    ``q_A = prod (n_i - 1)``; so in an orthonormal basis of the residual subspace the noise is ``sigma_A^2 I_q`` and the
+    ambient norm is that basis' norm (``shrink_residuals`` needs no whitening)."""
+    sizes = (3, 4, 2, 5)
+    lay = ResidualLayout(sizes, all_k_way(4, 3))
+    for A in [(0,), (1, 3), (0, 1, 3), (0, 2, 3)]:
+        base = lay.residual(np.arange(lay.res_size, dtype=float), A).ravel().astype(int)   # the set's positions
+        P = np.empty((base.size, base.size))
+        for j, pos in enumerate(base):
+            e = np.zeros(lay.res_size)
+            e[pos] = 1.0
+            lay.center(e)
+            P[:, j] = e[base]
+        np.testing.assert_allclose(P, P.T, atol=1e-14)
+        np.testing.assert_allclose(P @ P, P, atol=1e-13)
+        assert round(float(np.trace(P))) == int(np.prod([sizes[a] - 1 for a in A]))
+
+
+def test_shrink_residuals_is_the_positive_part_james_stein_per_order_band():
+    """``shrink_residuals(meas, m, c, (B_1, B_2, B_3))``: a measured set of order ``k`` with public set SNR below
+    ``B_k`` and ``q_A = prod (n_i - 1) >= 3`` becomes ``max(0, 1 - c (q - 2) sigma^2 / ||y||^2) y``
+    (recomputed by hand here);
+    sets above their band, with ``q < 3``, of an order whose band is 0, or unmeasured are untouched; the noise scales
+    and the input measurement are unchanged."""
+    from sosproj.privacy.spec import PrivacySpec as Spec
+    sizes = (4, 3, 2, 5)
+    lay = ResidualLayout(sizes, all_k_way(4, 3))
+    sets = lay.residual_sets
+    rng = np.random.default_rng(11)
+    r = rng.normal(size=lay.res_size) * 25.0
+    lay.center(r)
+    m = 800
+    r[lay.empty_pos] = m
+    sig = np.full(len(sets), 20.0)
+    sig[lay.res_pos[()]] = 0.0
+    sig[lay.res_pos[(0, 1, 3)]] = np.inf                     # unmeasured: untouched
+    r[lay.expand((~np.isfinite(sig)).astype(float)) > 0] = 0.0
+    sig[lay.res_pos[(1, 3)]] = 2.0                           # a high set SNR: above the band
+    spec = Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE, sensitivity=1.0)
+    meas = mp.Measurement(lay, r.copy(), sig, spec, "auto", m)
+    snr = mp.set_snr(lay, sig, m)
+    band2 = float(snr[lay.res_pos[(0, 1)]]) * 1.5
+    assert snr[lay.res_pos[(1, 3)]] > band2
+    out, done = mp.shrink_residuals(meas, m, 1.0, (0.0, band2, 1e9))
+    q = {A: int(np.prod([sizes[a] - 1 for a in A])) for A in sets}
+    expect = [A for i, A in enumerate(sets) if len(A) >= 2 and q[A] >= 3 and np.isfinite(sig[i])
+              and snr[i] < (band2 if len(A) == 2 else 1e9)]
+    assert (0, 1) in expect and (0, 2, 3) in expect and (1, 2) not in expect     # q(1, 2) = 2: no James-Stein
+    assert done == expect and out.sigmas is meas.sigmas
+    for A in sets:
+        y = lay.residual(r, A)
+        got = lay.residual(out.residuals, A)
+        if A in done:
+            s2 = float(sig[lay.res_pos[A]]) ** 2
+            f = max(0.0, 1.0 - (q[A] - 2) * s2 / float(np.sum(y * y)))
+            np.testing.assert_allclose(got, f * y, rtol=1e-13)
+        else:
+            assert np.array_equal(got, y)
+    assert np.array_equal(meas.residuals, r)
+    # hand computation of one factor: 2-way set (0, 1), q = 3 * 2 = 6
+    y01 = lay.residual(r, (0, 1))
+    f01 = 1.0 - 4 * 400.0 / float(np.sum(y01**2))
+    np.testing.assert_allclose(lay.residual(out.residuals, (0, 1)), max(f01, 0.0) * y01, rtol=1e-13)
+    # shrink_one_way is its 1-way part
+    o1, d1 = mp.shrink_one_way(meas, m, 1.0, 1e9)
+    o2, d2 = mp.shrink_residuals(meas, m, 1.0, (1e9, 0.0))
+    assert d1 == d2 == [(0,), (3,)] and np.array_equal(o1.residuals, o2.residuals)
+
+
+def test_higher_order_shrinkage_in_the_release_is_post_processing_of_public_sets(monkeypatch):
+    """With ``RESIDUAL_SHRINK_BANDS`` on, ``release`` keeps the noise scales and the unmeasured sets, shrinks exactly
+    the measured sets of order >= 2 with ``q >= 3`` below their band (``info["shrunk_sets"]``; ``"shrunk_one_way_sets"``
+    its 1-way part), the same sets for two datasets with the same public parameters, and nothing without noise or for
+    the ``"rp"`` allocation. Bands ``(0, 0)`` shrink no set of order >= 2."""
+    sizes = (3, 4, 2, 6, 5, 3)
+    m, eps = 3000, 1.0
+    a, b = _data(sizes, m, seed=4), _data(sizes, m, seed=5)
+    monkeypatch.setattr(mp, "RESIDUAL_SHRINK_BANDS", (0.0, 0.0))
+    r0 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+    assert all(len(A) == 1 for A in r0.info["shrunk_sets"])
+    assert r0.info["shrunk_one_way_sets"] == r0.info["shrunk_sets"]
+    monkeypatch.setattr(mp, "RESIDUAL_SHRINK_BANDS", (np.inf, 30.0))
+    ra = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+    rb = mp.release(b, 3, epsilon=eps, delta=1e-6, rng=7)
+    assert ra.info["noise_scales"] == r0.info["noise_scales"] == rb.info["noise_scales"] and ra.spec == r0.spec
+    assert ra.info["unmeasured_sets"] == r0.info["unmeasured_sets"]
+    lay = ra.layout
+    sig = np.array([ra.info["noise_scales"].get(A, 0.0) for A in lay.residual_sets])
+    snr = mp.set_snr(lay, sig, m)
+    expect = [A for i, A in enumerate(lay.residual_sets) if len(A) >= 2 and 0 < sig[i] < np.inf
+              and np.prod([sizes[x] - 1 for x in A]) >= 3 and snr[i] < (np.inf if len(A) == 2 else 30.0)]
+    got = [A for A in ra.info["shrunk_sets"] if len(A) >= 2]
+    assert expect and any(len(A) == 2 for A in expect) and got == expect
+    assert ra.info["shrunk_sets"] == rb.info["shrunk_sets"]
+    assert ra.info["shrunk_one_way_sets"] == r0.info["shrunk_one_way_sets"]
+    assert any(not np.allclose(ra.table(w), r0.table(w)) for w in ra.workload)
+    with noise_disabled():
+        rn = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+    assert rn.info["shrunk_sets"] == []
+    rp = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0, allocation="rp")
+    assert rp.info["shrunk_sets"] == []
+
+
+def test_shrink_residuals_takes_one_constant_per_order():
+    """``c = (c_1, c_2)``: the 1-way sets get ``c_1``, every set of order >= 2 ``c_2`` (``RESIDUAL_SHRINK``); the same
+    as shrinking the two families separately with their constants."""
+    from sosproj.privacy.spec import PrivacySpec as Spec
+    sizes = (5, 4, 4)
+    lay = ResidualLayout(sizes, all_k_way(3, 3))
+    rng = np.random.default_rng(2)
+    r = rng.normal(size=lay.res_size) * 30.0
+    lay.center(r)
+    r[lay.empty_pos] = 500
+    sig = np.full(len(lay.residual_sets), 25.0)
+    sig[lay.res_pos[()]] = 0.0
+    meas = mp.Measurement(lay, r.copy(), sig, Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE,
+                                                   sensitivity=1.0), "auto", 500)
+    out, done = mp.shrink_residuals(meas, 500, (1.0, 0.25), (1e9, 1e9, 1e9))
+    a, d1 = mp.shrink_residuals(meas, 500, 1.0, (1e9, 0.0))
+    b, d2 = mp.shrink_residuals(a, 500, 0.25, (0.0, 1e9, 1e9))
+    assert sorted(done) == sorted(d1 + d2) and len(done) == len(lay.residual_sets) - 1
+    np.testing.assert_array_equal(out.residuals, b.residuals)
+    y = lay.residual(r, (0, 1, 2))
+    f = max(0.0, 1.0 - 0.25 * (4 * 3 * 3 - 2) * 25.0**2 / float(np.sum(y * y)))
+    assert 0.0 < f < 1.0
+    np.testing.assert_allclose(lay.residual(out.residuals, (0, 1, 2)), f * y, rtol=1e-13)
+
+
+def test_default_shrinks_every_measured_higher_order_set_with_c_one_quarter(monkeypatch):
+    """The default (session 32): ``RESIDUAL_SHRINK_BANDS = (inf, inf)``, ``RESIDUAL_SHRINK = 0.25``: every measured set
+    of order >= 2 with ``q >= 3`` is shrunk by ``max(0, 1 - 0.25 (q - 2) sigma^2 / ||y||^2)``: the release equals the
+    reconstruction of the measurement shrunk by hand (same noise: ``rng``), and differs from the release without it."""
+    assert mp.RESIDUAL_SHRINK_BANDS == (np.inf, np.inf) and mp.RESIDUAL_SHRINK == 0.25
+    sizes = (3, 4, 2, 6, 5)
+    m, eps = 2500, 1.0
+    a = _data(sizes, m, seed=8)
+    rel = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=3)
+    lay = rel.layout
+    sig = np.array([rel.info["noise_scales"].get(A, 0.0) for A in lay.residual_sets])
+    expect = [A for i, A in enumerate(lay.residual_sets) if len(A) >= 2 and 0 < sig[i] < np.inf
+              and np.prod([sizes[x] - 1 for x in A]) >= 3]
+    assert expect and [A for A in rel.info["shrunk_sets"] if len(A) >= 2] == expect
+    seen = {}
+    orig = mp.shrink_residuals
+
+    def spy(meas, m_, c, bands):
+        out, done = orig(meas, m_, c, bands)
+        seen["in"], seen["out"], seen["c"] = meas, out, c
+        return out, done
+    monkeypatch.setattr(mp, "shrink_residuals", spy)
+    rel2 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=3)
+    assert seen["c"] == (mp.ONE_WAY_SHRINK, 0.25)
+    for A in expect:
+        y = lay.residual(seen["in"].residuals, A)
+        q = int(np.prod([sizes[x] - 1 for x in A]))
+        f = max(0.0, 1.0 - 0.25 * (q - 2) * float(sig[lay.res_pos[A]]) ** 2 / float(np.sum(y * y)))
+        np.testing.assert_allclose(lay.residual(seen["out"].residuals, A), f * y, rtol=1e-12)
+    assert all(np.array_equal(rel.table(w), rel2.table(w)) for w in rel.workload)
+    monkeypatch.setattr(mp, "RESIDUAL_SHRINK_BANDS", (0.0, 0.0))
+    rel0 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=3)
+    assert any(not np.allclose(rel.table(w), rel0.table(w)) for w in rel.workload)
