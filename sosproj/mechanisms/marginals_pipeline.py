@@ -576,8 +576,9 @@ ONE_WAY_SHRINK = 1.0
 ONE_WAY_SHRINK_BAND = 5.0
 #: The public set SNR bands ``(B_2, B_3)`` below which the positive-part James-Stein factor of
 #: :func:`shrink_residuals` (constant :data:`RESIDUAL_SHRINK`) shrinks a measured residual set of order 2 / of order
-#: >= 3 with ``q_A = prod (n_i - 1) >= 3`` toward zero residual (toward the maximum-entropy extrapolation of its
-#: subsets); 0: off; ``inf``: every such measured set (the factor itself adapts to the noisy residual). Part of the
+#: >= 3 with ``q_A = prod (n_i - 1) >= 3`` toward zero residual (toward the additive table its subsets' residuals
+#: imply; NOT the maximum-entropy table used for skipped sets); 0: off; ``inf``: every such measured set (the
+#: factor itself adapts to the noisy residual). Part of the
 #: categorical ``"auto"`` skip rule since session 32 (branch stein32, ``benchmarks/results_catrule/stein32/``,
 #: docs/bench_allocation.md): with ``c = 1`` it gained 0.918 / 0.901 (seen / fresh set F) but lost up to 10.8% on
 #: skewed (Dirichlet 0.1) shapes, whose tables have structural zeros that shrinking toward the extrapolation fills;
@@ -948,9 +949,11 @@ def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
     squared error :math:`E\|\hat c_A - c_A\|^2` (its risk is :math:`q_A - c(2-c)(q_A-2)^2 E\|y_A\|^{-2}`
     in units of :math:`\sigma_A^2`, smallest at ``c = 1``). ``c`` is a number or one constant per order like
     ``bands`` (the last entry for every higher order). Toward 0 means toward the table the lower-order residuals
-    imply alone: for a 1-way set the uniform table, for a set of order >= 2 the maximum-entropy extrapolation
-    of its subsets that the release already uses for skipped sets. For 1-way sets the study offset ``o`` =
-    :data:`ONE_WAY_SHRINK_OFFSET` (default 2) replaces ``q - 2`` by ``q - o`` (and ``q >= 3`` by ``q > o``).
+    imply alone: for a 1-way set the uniform table, for a set of order >= 2 the additive (ANOVA) table
+    :math:`\sum_{B \subsetneq A}` of its subsets' residual contributions (which, unlike the maximum-entropy table the
+    release uses for skipped sets, may have negative cells: the reconstruction's non-negativity follows). For
+    1-way sets the study offset ``o`` = :data:`ONE_WAY_SHRINK_OFFSET` (default 2) replaces ``q - 2`` by ``q - o``
+    (and ``q >= 3`` by ``q > o``).
     Only the released noisy values and the public noise scales enter, and which sets are shrunk depends on the
     public set SNRs only (sizes, ``m``, the noise scales): post-processing, the privacy and the noise scales are
     unchanged. Returns the new measurement and the sets shrunk (closure order).
