@@ -20,7 +20,8 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
-    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_")
+    assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_",
+                        "v16_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -64,6 +65,20 @@ def test_v15_rows_replace_v13_default_rows_and_keep_the_v14_selection_rows(tmp_p
     got = {(r["dataset"], r["method"], r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
     assert got == {("titanic", "sosproj", 0.3, 0): 0.87, ("titanic", "sosproj_sel", 0.3, 0): 0.85,
                    ("adult", "sosproj", 1.0, 0): 0.2406}
+
+
+def test_v16_rows_replace_v15_titanic_and_v13_adult_default_rows(tmp_path):
+    """The session-32 default rows (v16, the 2-3-way James-Stein shrinkage) replace the v15 titanic and v13 adult
+    default rows of their keys; keys v16 does not cover (adult at 0.03) and the selection rows stay."""
+    _write(tmp_path / "v13_adult.jsonl", [_row("sosproj", 1.0, 0, 0.2406, "adult"),
+                                          _row("sosproj", 0.03, 0, 0.53, "adult")])
+    _write(tmp_path / "v14_titanic.jsonl", [_row("sosproj_sel", 1.0, 0, 0.72)])
+    _write(tmp_path / "v15_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.70)])
+    _write(tmp_path / "v16_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.69)])
+    _write(tmp_path / "v16_adult.jsonl", [_row("sosproj", 1.0, 0, 0.235, "adult")])
+    got = {(r["dataset"], r["method"], r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
+    assert got == {("titanic", "sosproj", 1.0, 0): 0.69, ("titanic", "sosproj_sel", 1.0, 0): 0.72,
+                   ("adult", "sosproj", 1.0, 0): 0.235, ("adult", "sosproj", 0.03, 0): 0.53}
 
 
 def test_v6_rows_replace_v5_rows_of_the_same_key_and_keep_the_rest(tmp_path):
