@@ -21,4 +21,6 @@ for kv in sys.argv[1:i]:
     setattr(mods[m], name, eval(v))
     print(f"{m}.{name} = {getattr(mods[m], name)!r}", flush=True)
 sys.argv = ["newton_only.py"] + sys.argv[i + 1:]
-runpy.run_path("benchmarks/results_support/newton29/newton_only.py", run_name="__main__")
+g = runpy.run_path("benchmarks/results_support/newton29/newton_only.py", run_name="__main__")
+info = g["res"].info
+print("inner: " + " ".join(f"{k}={info.get(k)}" for k in ("newton_inner_checks", "newton_inner_stop")), flush=True)
