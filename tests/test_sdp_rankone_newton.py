@@ -953,6 +953,7 @@ def test_face_cg_runs_single_only_above_the_tolerance_and_restores_float64(monke
     prob = compile_support(R, 3, W)
     face = rn._FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1)
     seen = []
+    monkeypatch.setattr(pn, "FULL_SINGLE_RTOL", 1e-5)       # a threshold inside the tolerances below
 
     def spy(self, grad, active, rtol):
         seen.append(self.face_block.single)
@@ -1050,3 +1051,32 @@ def test_inner_check_runs_only_near_the_target_and_stops_only_on_the_callers_wor
     face._checked_dres = np.inf
     face._maybe_certify(grad)
     assert len(asked) == 2
+
+
+def test_no_certificate_is_computed_while_the_products_are_float32(monkeypatch):
+    # every CG product in float32 (FULL_SINGLE_RTOL tiny, every decomposition on the full path) and a check at every
+    # Newton step once the dual target is set: each certificate (updates and in-subproblem checks) is computed with
+    # the face block back in float64, and the reported one is a fresh float64 certifier's on the answer
+    from sosproj.sdp.backends import rankone_newton as rn
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", 0)
+    monkeypatch.setattr(pn, "FULL_SINGLE_RTOL", 1e-300)
+    monkeypatch.setattr(rn, "INNER_CHECK_FACTOR", 1e300)
+    monkeypatch.setattr(rn, "INNER_CHECK_DROP", np.inf)
+    R, W, _ = tensor_case(12, seed=1)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    settings["gap_tol"] = 3e-9
+    be = RankOneNewtonBackend(prob, tol=1e-8, **settings)
+    lower = be.certifier.lower
+    single: list[bool] = []
+
+    def spy(q, y, *args, **kw):
+        single.append(be._newton is not None and be._newton.face_block.single)
+        return lower(q, y, *args, **kw)
+    monkeypatch.setattr(be.certifier, "lower", spy)
+    sol = be.solve()
+    assert sol.extra["newton_inner_checks"] >= 1 and sol.extra["full_decompositions"] >= 1
+    assert len(single) >= 2 and not any(single)
+    rec = _recomputed(R, prob, sol)
+    assert sol.status == "solved" and rec["relative_gap"] <= 3e-9
+    assert sol.extra["cert_relative_gap"] == pytest.approx(rec["relative_gap"], rel=1e-9, abs=1e-15)
