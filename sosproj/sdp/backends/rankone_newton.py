@@ -164,6 +164,12 @@ INNER_CHECK_FACTOR: float | None = 20.0
 INNER_CHECK_DROP = 0.5
 
 
+#: the face solver's CG tolerance floor: each Newton system is solved to ``max(rtol, this)`` relative instead of the
+#: parent's ``rtol = min(cg_rtol, max(0.1 dres, 1e-6))``; ``None``: the parent's (the default; tried in issue 15's
+#: session 32, ``benchmarks/results_support/n100_32/notes.md``)
+FACE_CG_RTOL_FLOOR: float | None = None
+
+
 class _InnerCertified(Exception):
     """Raised by :meth:`_FaceSsnal._newton_dir` when ``inner_check`` certified the current step's multiplier: ends
     :meth:`SsnalBackend.solve` there (caught by :meth:`RankOneNewtonBackend.solve`, which holds that multiplier)."""
@@ -222,6 +228,8 @@ class _FaceSsnal(SsnalBackend):
         :data:`~sosproj.sdp.partial_newton.FULL_SINGLE_RTOL` (the line search and the residuals stay float64);
         before it, the in-subproblem certificate (:data:`INNER_CHECK_FACTOR`)."""
         self._maybe_certify(grad)
+        if FACE_CG_RTOL_FLOOR is not None:
+            rtol = max(rtol, FACE_CG_RTOL_FLOOR)
         lim = partial_newton.FULL_SINGLE_RTOL
         self.face_block.set_single(lim is not None and rtol >= lim)
         try:
