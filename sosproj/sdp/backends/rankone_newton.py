@@ -149,15 +149,18 @@ FACE_MAX_COUPLED_ROWS = 8000
 
 
 #: certify the multiplier :math:`y_+` of a Newton step **inside** a subproblem (not only at the multiplier updates)
-#: once an update has set the subproblem's dual-residual target :math:`t` (``dual_target``, :meth:`RankOneNewtonBackend
-#: ._dual_target`) and the step's relative dual residual is at most this times :math:`t`; a certified one (gap
-#: ``<= gap_tol``, recomputed by the certifier as at an update) ends the solve there. ``None``: off (before issue 15's
-#: session 32). Why: the target extrapolates the absorption part linearly from the last update and halves it; at
-#: ``n = 100`` (``benchmarks/results_support/n100_31/``) the fourth subproblem ran 9 Newton steps (1,900 s CPU) to
-#: dual residual 1e-6 for a certified gap of 3.1e-7 where 1e-5 was asked, its last four steps (~1,000 s) stalling
-#: between 1e-6 and 7e-6 above a target the update's value could not reach. A check costs one :math:`\lambda_{\min}`
-#: bound (10-20 s at order 5,151, against 130-260 s per Newton step there)
-INNER_CHECK_FACTOR: float | None = 20.0
+#: once an update has set the subproblem's dual-residual target :math:`t` (``dual_target``,
+#: :meth:`RankOneNewtonBackend._dual_target`) and the step's relative dual residual is at most this times :math:`t`
+#: (the linear model puts the absorption part at most 5 ``gap_tol`` there); a certified one (gap ``<= gap_tol``,
+#: recomputed by the certifier as at an update) ends the solve there. ``None``: off (before issue 15's session 32).
+#: 10, not 20: at ``n = 64`` 20 adds one refused check (0.44 s of 16 s), 10 none; at ``n = 48`` from a 0.6
+#: hand-over both stop one Newton step early (``benchmarks/results_support/n100_32/``). Why: the target extrapolates
+#: the absorption part linearly from the last update and halves it; at ``n = 100``
+#: (``benchmarks/results_support/n100_31/``) the fourth subproblem ran 9 Newton steps (1,900 s CPU) to dual residual
+#: 1e-6 for a certified gap of 3.1e-7 where 1e-5 was asked, its last four steps (~1,000 s) stalling between 1e-6 and
+#: 7e-6 above a target the update's value could not reach. A check costs one :math:`\lambda_{\min}` bound (10-20 s at
+#: order 5,151, against 130-260 s per Newton step there)
+INNER_CHECK_FACTOR: float | None = 10.0
 
 #: a further in-subproblem check only after the dual residual fell by this factor since the last one (at most a few
 #: per subproblem)
