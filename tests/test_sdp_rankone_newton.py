@@ -953,6 +953,7 @@ def test_face_cg_runs_single_only_above_the_tolerance_and_restores_float64(monke
     prob = compile_support(R, 3, W)
     face = rn._FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1)
     seen = []
+    monkeypatch.setattr(pn, "FULL_SINGLE_RTOL", 1e-5)       # a threshold inside the tolerances below
 
     def spy(self, grad, active, rtol):
         seen.append(self.face_block.single)
@@ -982,3 +983,100 @@ def test_single_cg_products_on_the_full_path_leave_the_certificate_recomputed(n,
     assert sol.status == "solved" and ref["relative_gap"] <= sol.extra["cert_gap_tol"]
     assert sol.extra["cert_relative_gap"] == pytest.approx(ref["relative_gap"], rel=1e-9, abs=1e-15)
     assert sol.extra["cert_lower"] == pytest.approx(ref["lower"], rel=1e-12)
+
+
+def test_a_newton_steps_multiplier_certified_inside_a_subproblem_ends_the_solve(monkeypatch):
+    # INNER_CHECK_FACTOR (issue 15, session 32): once an update set the dual target, a Newton step's multiplier is
+    # certified inside the subproblem; n = 12 at gap_tol 3e-9 has an update that misses the gap and a later step
+    # that certifies. With the check the solve stops there, one Newton step earlier; the answer's certificate is
+    # what a fresh certifier computes on the returned multiplier, within gap_tol, and brackets Clarabel's value
+    from sosproj.sdp.backends import rankone_newton as rn
+    R, W, _ = tensor_case(12, seed=1)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    settings["gap_tol"] = 3e-9
+    ref = solve(prob, solver="clarabel", tol=1e-10)
+    out = {}
+    for fac in (None, rn.INNER_CHECK_FACTOR):
+        monkeypatch.setattr(rn, "INNER_CHECK_FACTOR", fac)
+        sol = RankOneNewtonBackend(prob, tol=1e-8, **settings).solve()
+        rec = _recomputed(R, prob, sol)
+        assert sol.status == "solved" and rec["relative_gap"] <= 3e-9
+        assert sol.extra["cert_relative_gap"] == pytest.approx(rec["relative_gap"], rel=1e-9, abs=1e-15)
+        assert -sol.extra["cert_lower"] >= -ref.objective - 1e-9 >= -sol.extra["cert_upper"] - 2e-9
+        out[fac] = sol.extra
+    off, on = out[None], out[rn.INNER_CHECK_FACTOR]
+    assert off["newton_inner_checks"] == 0 and not off["newton_inner_stop"]
+    assert on["newton_inner_checks"] >= 1 and on["newton_inner_stop"]
+    assert on["newton_steps"] < off["newton_steps"] and on["newton_cg"] < off["newton_cg"]
+
+
+def test_inner_check_runs_only_near_the_target_and_stops_only_on_the_callers_word(monkeypatch):
+    # _FaceSsnal._maybe_certify: nothing without a target, a check or the flag; a check only at a relative dual
+    # residual <= INNER_CHECK_FACTOR * target and after it fell by INNER_CHECK_DROP; raises only when accepted
+    from sosproj.sdp.backends import rankone_newton as rn
+    R, W, _ = tensor_case(6, seed=4)
+    prob = compile_support(R, 3, W)
+    face = rn._FaceSsnal(prob, tol=1e-6, admm_tol=1.0, admm_max_iter=1)
+    face._q = prob.q
+    y = np.zeros(prob.m)
+    face._phi(np.zeros(prob.n), y, prob.q, prob.b)
+    st = face._last_st
+    grad = st["Px"] + prob.q + face.AT @ st["yp"]
+    dres = face._subproblem_dres(grad, st, prob.q)
+    asked: list[np.ndarray] = []
+    answer = [False]
+
+    def check(yv):
+        asked.append(yv)
+        return answer[0]
+    face._maybe_certify(grad)                            # no check, no target: nothing
+    face.inner_check = check
+    face._maybe_certify(grad)
+    assert asked == []
+    face.inner_target = dres / (2.0 * rn.INNER_CHECK_FACTOR)          # too far from the target
+    face._maybe_certify(grad)
+    assert asked == []
+    face.inner_target = dres / rn.INNER_CHECK_FACTOR
+    face._maybe_certify(grad)                             # checked, refused: the solve goes on
+    assert len(asked) == 1 and asked[0] is st["yp"] and face.inner_checks == 1
+    face._maybe_certify(grad)                             # the residual did not fall: no second check
+    assert len(asked) == 1
+    face._checked_dres = dres / rn.INNER_CHECK_DROP
+    answer[0] = True
+    with pytest.raises(rn._InnerCertified):
+        face._maybe_certify(grad)
+    assert len(asked) == 2
+    monkeypatch.setattr(rn, "INNER_CHECK_FACTOR", None)
+    face._checked_dres = np.inf
+    face._maybe_certify(grad)
+    assert len(asked) == 2
+
+
+def test_no_certificate_is_computed_while_the_products_are_float32(monkeypatch):
+    # every CG product in float32 (FULL_SINGLE_RTOL tiny, every decomposition on the full path) and a check at every
+    # Newton step once the dual target is set: each certificate (updates and in-subproblem checks) is computed with
+    # the face block back in float64, and the reported one is a fresh float64 certifier's on the answer
+    from sosproj.sdp.backends import rankone_newton as rn
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", 0)
+    monkeypatch.setattr(pn, "FULL_SINGLE_RTOL", 1e-300)
+    monkeypatch.setattr(rn, "INNER_CHECK_FACTOR", 1e300)
+    monkeypatch.setattr(rn, "INNER_CHECK_DROP", np.inf)
+    R, W, _ = tensor_case(12, seed=1)
+    prob = compile_support(R, 3, W)
+    _, settings = support_route(R, SOLVER, 1e-8, 3)
+    settings["gap_tol"] = 3e-9
+    be = RankOneNewtonBackend(prob, tol=1e-8, **settings)
+    lower = be.certifier.lower
+    single: list[bool] = []
+
+    def spy(q, y, *args, **kw):
+        single.append(be._newton is not None and be._newton.face_block.single)
+        return lower(q, y, *args, **kw)
+    monkeypatch.setattr(be.certifier, "lower", spy)
+    sol = be.solve()
+    assert sol.extra["newton_inner_checks"] >= 1 and sol.extra["full_decompositions"] >= 1
+    assert len(single) >= 2 and not any(single)
+    rec = _recomputed(R, prob, sol)
+    assert sol.status == "solved" and rec["relative_gap"] <= 3e-9
+    assert sol.extra["cert_relative_gap"] == pytest.approx(rec["relative_gap"], rel=1e-9, abs=1e-15)

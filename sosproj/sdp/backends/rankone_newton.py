@@ -55,6 +55,7 @@ has the right face (``benchmarks/results_support/experiments/newton_*.txt``).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -147,6 +148,36 @@ DR_CAP_MAX_ORDER = 4000
 FACE_MAX_COUPLED_ROWS = 8000
 
 
+#: certify the multiplier :math:`y_+` of a Newton step **inside** a subproblem (not only at the multiplier updates)
+#: once an update has set the subproblem's dual-residual target :math:`t` (``dual_target``,
+#: :meth:`RankOneNewtonBackend._dual_target`) and the step's relative dual residual is at most this times :math:`t`
+#: (the linear model puts the absorption part at most 5 ``gap_tol`` there); a certified one (gap ``<= gap_tol``,
+#: recomputed by the certifier as at an update) ends the solve there. ``None``: off (before issue 15's session 32).
+#: 10, not 20: at ``n = 64`` 20 adds one refused check (0.44 s of 16 s), 10 none; at ``n = 48`` from a 0.6
+#: hand-over both stop one Newton step early (``benchmarks/results_support/n100_32/``). Why: the target extrapolates
+#: the absorption part linearly from the last update and halves it; at ``n = 100``
+#: (``benchmarks/results_support/n100_31/``) the fourth subproblem ran 9 Newton steps (1,900 s CPU) to dual residual
+#: 1e-6 for a certified gap of 3.1e-7 where 1e-5 was asked, its last four steps (~1,000 s) stalling between 1e-6 and
+#: 7e-6 above a target the update's value could not reach. A check costs one :math:`\lambda_{\min}` bound (10-20 s at
+#: order 5,151, against 130-260 s per Newton step there)
+INNER_CHECK_FACTOR: float | None = 10.0
+
+#: a further in-subproblem check only after the dual residual fell by this factor since the last one (at most a few
+#: per subproblem)
+INNER_CHECK_DROP = 0.5
+
+
+#: the face solver's CG tolerance floor: each Newton system is solved to ``max(rtol, this)`` relative instead of the
+#: parent's ``rtol = min(cg_rtol, max(0.1 dres, 1e-6))``; ``None``: the parent's (the default; tried in issue 15's
+#: session 32, ``benchmarks/results_support/n100_32/notes.md``)
+FACE_CG_RTOL_FLOOR: float | None = None
+
+
+class _InnerCertified(Exception):
+    """Raised by :meth:`_FaceSsnal._newton_dir` when ``inner_check`` certified the current step's multiplier: ends
+    :meth:`SsnalBackend.solve` there (caught by :meth:`RankOneNewtonBackend.solve`, which holds that multiplier)."""
+
+
 class _FaceSsnal(SsnalBackend):
     """:class:`SsnalBackend` whose largest PSD block is a :class:`PartialPsdBlock` (its decompositions on
     ``device`` when one is given)."""
@@ -166,16 +197,51 @@ class _FaceSsnal(SsnalBackend):
         proj.n_pos = 1
         self.psd_proj[blk.d] = proj
         self.prepare_tangent()          # the Woodbury preconditioner's maps, before the Newton phase's workspace
+        #: ``(y) -> bool``: the caller's certificate of a Newton step's multiplier (:data:`INNER_CHECK_FACTOR`)
+        self.inner_check: Callable[[np.ndarray], bool] | None = None
+        self.inner_checks = 0           # in-subproblem certificates computed (all solves)
+        self.newton_calls = 0           # Newton directions and their CG steps (all solves): the counts of a
+        self.cg_calls = 0               # solve ended by _InnerCertified, which returns no RawSolution
+        self._last_st: dict[str, Any] | None = None
+        self._checked_dres = np.inf
+
+    def _phi(self, x: np.ndarray, y: np.ndarray, q: np.ndarray, b: np.ndarray) -> tuple[float, dict[str, Any]]:
+        """The parent's, remembering the state: every :meth:`_newton_dir` call follows the :meth:`_phi` of its
+        iterate (the accepted line-search point, or the point after a multiplier update)."""
+        val, st = super()._phi(x, y, q, b)
+        self._last_st = st
+        return val, st
+
+    def _maybe_certify(self, grad: np.ndarray) -> None:
+        """:data:`INNER_CHECK_FACTOR`: certify this iterate's multiplier ``y_+``; raise :class:`_InnerCertified`
+        when the caller's ``inner_check`` accepts it."""
+        fac, st, target = INNER_CHECK_FACTOR, self._last_st, self.inner_target
+        if fac is None or self.inner_check is None or target is None or st is None:
+            return
+        dres = self._subproblem_dres(grad, st, self._q)
+        if dres > fac * target or dres > INNER_CHECK_DROP * self._checked_dres:
+            return
+        self._checked_dres = dres
+        self.inner_checks += 1
+        if self.inner_check(st["yp"]):
+            raise _InnerCertified
 
     def _newton_dir(self, grad: np.ndarray, active: np.ndarray, rtol: float) -> tuple[np.ndarray, int]:
         """The parent's CG, with the face block's full-path products in float32 while ``rtol`` is at least
-        :data:`~sosproj.sdp.partial_newton.FULL_SINGLE_RTOL` (the line search and the residuals stay float64)."""
+        :data:`~sosproj.sdp.partial_newton.FULL_SINGLE_RTOL` (the line search and the residuals stay float64);
+        before it, the in-subproblem certificate (:data:`INNER_CHECK_FACTOR`)."""
+        self._maybe_certify(grad)
+        if FACE_CG_RTOL_FLOOR is not None:
+            rtol = max(rtol, FACE_CG_RTOL_FLOOR)
         lim = partial_newton.FULL_SINGLE_RTOL
         self.face_block.set_single(lim is not None and rtol >= lim)
         try:
-            return super()._newton_dir(grad, active, rtol)
+            d, k = super()._newton_dir(grad, active, rtol)
         finally:
             self.face_block.set_single(False)
+        self.newton_calls += 1
+        self.cg_calls += k
+        return d, k
 
 
 class RankOneNewtonBackend(SolverBackend):
@@ -515,9 +581,20 @@ class RankOneNewtonBackend(SolverBackend):
                 best["rel"], best["y"], best["low"] = rel, yv.copy(), low
             if rel > self.gap_tol and o["dual_target"] and self._newton is not None:
                 self._newton.inner_target = self._dual_target(q, yv, low, pv, rel)
+                self._newton._checked_dres = np.inf
+            return rel <= self.gap_tol
+
+        def inner_check(yv: np.ndarray) -> bool:
+            # a Newton step's multiplier inside a subproblem (INNER_CHECK_FACTOR): the same certificate
+            if not np.all(np.isfinite(yv)):
+                return False
+            rel, low = certify(yv)
+            if rel < best["rel"]:
+                best["rel"], best["y"], best["low"] = rel, yv.copy(), low
             return rel <= self.gap_tol
 
         newton_steps = cg = 0
+        inner_stop = False
         status = "max_iter"
         rounds = 0
         if o["newton_tol"] is not None:
@@ -527,6 +604,7 @@ class RankOneNewtonBackend(SolverBackend):
         xs, ys, ss = x, y, p.b - p.A @ x
         if self._newton is not None:      # a workspace reused for another q: its subproblems' own targets
             self._newton.inner_target = None
+            self._newton.inner_checks, self._newton._checked_dres = 0, np.inf
         while best_rel > self.gap_tol and rounds < self.rounds:
             remaining = None if work_deadline is None else work_deadline - time.perf_counter()
             if dr_status == "time_limit" or (remaining is not None and remaining <= 0):
@@ -546,7 +624,16 @@ class RankOneNewtonBackend(SolverBackend):
                 nw._factor()
             nw.tol, nw.time_limit = tol, remaining
             nw.stop_check = stop_check if o["check_updates"] else None
-            raw = nw.solve(q, warm_start=(xs, ys, ss))
+            nw.inner_check = inner_check if o["check_updates"] else None
+            calls0, cg0 = nw.newton_calls, nw.cg_calls
+            try:
+                raw = nw.solve(q, warm_start=(xs, ys, ss))
+            except _InnerCertified:       # a Newton step's multiplier certified within gap_tol: best holds it
+                newton_steps += nw.newton_calls - calls0
+                cg += nw.cg_calls - cg0
+                best_rel, best_y = best["rel"], best["y"]
+                inner_stop = True
+                break
             newton_steps += int(raw.extra.get("ssnal_newton", 0))
             cg += int(raw.extra.get("ssnal_cg", 0))
             best_rel, best_y = best["rel"], best["y"]
@@ -574,6 +661,8 @@ class RankOneNewtonBackend(SolverBackend):
         blk = self._newton.face_block if self._newton is not None else None
         extra.update({"newton_rounds": rounds, "newton_steps": newton_steps, "newton_cg": cg,
                       "newton_update_checks": checks[0],
+                      "newton_inner_checks": self._newton.inner_checks if self._newton is not None else 0,
+                      "newton_inner_stop": inner_stop,
                       "partial_decompositions": blk.partial_calls if blk else 0,
                       "full_decompositions": blk.full_calls if blk else 0,
                       "missed_decompositions": blk.missed_calls if blk else 0})

@@ -504,6 +504,17 @@ class SsnalBackend(AdmmBackend):
         return (sp.csc_matrix((data, idx, ptr), shape=(n, ncols)),
                 sp.csr_matrix((data, idx, ptr), shape=(ncols, n)))
 
+    @staticmethod
+    def _subproblem_dres(grad: np.ndarray, st: dict[str, Any], q: np.ndarray) -> float:
+        r"""The Newton subproblem's relative dual residual
+        :math:`\|g\|_\infty / (1 + \max(\|Px\|_\infty, \|A^\top y_+\|_\infty, \|q\|_\infty))` at the
+        gradient :math:`g = Px + q + A^\top y_+` of :meth:`_phi`'s state ``st`` (the inner loop's stopping
+        quantity)."""
+        Aty = grad - st["Px"] - q
+        return float(np.linalg.norm(grad, np.inf)) / (
+            1.0 + max(float(np.linalg.norm(st["Px"], np.inf)), float(np.linalg.norm(Aty, np.inf)),
+                      float(np.linalg.norm(q, np.inf))))
+
     def _newton_dir(self, grad: np.ndarray, active: np.ndarray, rtol: float) -> tuple[np.ndarray, int]:
         """PCG on ``(P + A' S J A + eps I) d = -grad`` preconditioned by ``(P + A' S diag(J) A)^{-1}``."""
         eps = 1e-10 * (1.0 + float(np.max(self.p_diag)))
@@ -591,10 +602,7 @@ class SsnalBackend(AdmmBackend):
             inner_best, inner_since = np.inf, 0
             while True:
                 grad = st["Px"] + q + self.AT @ st["yp"]
-                Aty = grad - st["Px"] - q
-                dres = float(np.linalg.norm(grad, np.inf)) / (
-                    1.0 + max(float(np.linalg.norm(st["Px"], np.inf)), float(np.linalg.norm(Aty, np.inf)),
-                              float(np.linalg.norm(q, np.inf))))
+                dres = self._subproblem_dres(grad, st, q)
                 if dres <= inner_target:
                     break
                 # stagnation (rounding at a large penalty): no 10% decrease in STALL_STEPS steps
