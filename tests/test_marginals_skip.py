@@ -23,6 +23,28 @@ def _data(sizes, m, seed=0):
     return Dataset(np.stack(cols, 1), Domain.from_sizes(sizes))
 
 
+def _noisy_residuals(sizes, k, seed, scale, m, sigma, unmeasured=()):
+    """A centred random residual vector on all ``k``-way sets of ``sizes`` (total ``m``), the noise scales ``sigma``
+    on every set (0 on the empty set), and the ``unmeasured`` sets at ``sigma = inf`` with zero residual: the
+    shrinkage tests' measurement, before its :class:`~sosproj.mechanisms.marginals_pipeline.Measurement`."""
+    lay = ResidualLayout(sizes, all_k_way(len(sizes), k))
+    r = np.random.default_rng(seed).normal(size=lay.res_size) * scale
+    lay.center(r)
+    r[lay.empty_pos] = m
+    sig = np.full(len(lay.residual_sets), float(sigma))
+    sig[lay.res_pos[()]] = 0.0
+    for A in unmeasured:
+        sig[lay.res_pos[A]] = np.inf
+    r[lay.expand((~np.isfinite(sig)).astype(float)) > 0] = 0.0
+    return lay, r, sig
+
+
+def _measurement(lay, r, sig, m):
+    """The ``"auto"`` measurement of ``r.copy()`` with noise scales ``sig`` under replace-one, epsilon 1."""
+    spec = PrivacySpec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE, sensitivity=1.0)
+    return mp.Measurement(lay, r.copy(), sig, spec, "auto", m)
+
+
 def _args(eps=1.0, adjacency=Adjacency.REPLACE_ONE):
     return {"epsilon": eps, "delta": 1e-6, "adjacency": adjacency, "calibration": "analytic"}
 
@@ -318,23 +340,12 @@ def test_shrink_one_way_is_the_positive_part_james_stein_on_low_snr_one_way_sets
     ``max(0, 1 - c (q - 2) sigma^2 / ||y||^2) y`` (recomputed here from the formula); every other residual (sets of
     order >= 2, 1-way sets with ``q < 3``, above the band, unmeasured) and the noise scales are unchanged
     (post-processing); the clamp at 0 when ``||y||^2 < c (q - 2) sigma^2``."""
-    from sosproj.privacy.spec import PrivacySpec as Spec
-    sizes = (6, 3, 5, 4)
-    lay = ResidualLayout(sizes, all_k_way(4, 2))
-    sets = lay.residual_sets
-    rng = np.random.default_rng(3)
-    r = rng.normal(size=lay.res_size) * 40.0
-    lay.center(r)
     m = 1000
-    r[lay.empty_pos] = m
-    sig = np.full(len(sets), 30.0)
-    sig[lay.res_pos[()]] = 0.0
-    sig[lay.res_pos[(3,)]] = np.inf                          # unmeasured: untouched
-    r[lay.expand((~np.isfinite(sig)).astype(float)) > 0] = 0.0
+    lay, r, sig = _noisy_residuals((6, 3, 5, 4), 2, 3, 40.0, m, 30.0, unmeasured=[(3,)])   # unmeasured: untouched
+    sets = lay.residual_sets
     small = lay.residual(r, (2,))
     small *= 1e-3                                            # ||y||^2 far below (q - 2) sigma^2: clamped to 0
-    spec = Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE, sensitivity=1.0)
-    meas = mp.Measurement(lay, r.copy(), sig, spec, "auto", m)
+    meas = _measurement(lay, r, sig, m)
     snr = mp.set_snr(lay, sig, m)
     band = float(max(snr[lay.res_pos[(A,)]] for A in range(3)) + 1.0)   # every measured 1-way set below it
     out, done = mp.shrink_one_way(meas, m, 1.0, band)
@@ -388,18 +399,10 @@ def test_one_way_shrinkage_in_the_release_is_post_processing_of_public_sets(monk
 def test_shrink_offset_knob(monkeypatch):
     """The study knob ``ONE_WAY_SHRINK_OFFSET`` (default 2: James-Stein, the rule): with 0 the factor is
     ``max(0, 1 - c q sigma^2 / ||y||^2)`` and the 2-3-value attributes (q = 1, 2) are shrunk too."""
-    from sosproj.privacy.spec import PrivacySpec as Spec
     assert mp.ONE_WAY_SHRINK_OFFSET == 2
     sizes = (6, 3, 2)
-    lay = ResidualLayout(sizes, all_k_way(3, 2))
-    rng = np.random.default_rng(5)
-    r = rng.normal(size=lay.res_size) * 60.0
-    lay.center(r)
-    r[lay.empty_pos] = 1000
-    sig = np.full(len(lay.residual_sets), 20.0)
-    sig[lay.res_pos[()]] = 0.0
-    meas = mp.Measurement(lay, r.copy(), sig, Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE,
-                                                   sensitivity=1.0), "auto", 1000)
+    lay, r, sig = _noisy_residuals(sizes, 2, 5, 60.0, 1000, 20.0)
+    meas = _measurement(lay, r, sig, 1000)
     monkeypatch.setattr(mp, "ONE_WAY_SHRINK_OFFSET", 0)
     out, done = mp.shrink_one_way(meas, 1000, 1.0, 1e9)
     assert done == [(0,), (1,), (2,)]
@@ -436,22 +439,12 @@ def test_shrink_residuals_is_the_positive_part_james_stein_per_order_band():
     (recomputed by hand here);
     sets above their band, with ``q < 3``, of an order whose band is 0, or unmeasured are untouched; the noise scales
     and the input measurement are unchanged."""
-    from sosproj.privacy.spec import PrivacySpec as Spec
     sizes = (4, 3, 2, 5)
-    lay = ResidualLayout(sizes, all_k_way(4, 3))
-    sets = lay.residual_sets
-    rng = np.random.default_rng(11)
-    r = rng.normal(size=lay.res_size) * 25.0
-    lay.center(r)
     m = 800
-    r[lay.empty_pos] = m
-    sig = np.full(len(sets), 20.0)
-    sig[lay.res_pos[()]] = 0.0
-    sig[lay.res_pos[(0, 1, 3)]] = np.inf                     # unmeasured: untouched
-    r[lay.expand((~np.isfinite(sig)).astype(float)) > 0] = 0.0
+    lay, r, sig = _noisy_residuals(sizes, 3, 11, 25.0, m, 20.0, unmeasured=[(0, 1, 3)])   # unmeasured: untouched
+    sets = lay.residual_sets
     sig[lay.res_pos[(1, 3)]] = 2.0                           # a high set SNR: above the band
-    spec = Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE, sensitivity=1.0)
-    meas = mp.Measurement(lay, r.copy(), sig, spec, "auto", m)
+    meas = _measurement(lay, r, sig, m)
     snr = mp.set_snr(lay, sig, m)
     band2 = float(snr[lay.res_pos[(0, 1)]]) * 1.5
     assert snr[lay.res_pos[(1, 3)]] > band2
@@ -518,17 +511,8 @@ def test_higher_order_shrinkage_in_the_release_is_post_processing_of_public_sets
 def test_shrink_residuals_takes_one_constant_per_order():
     """``c = (c_1, c_2)``: the 1-way sets get ``c_1``, every set of order >= 2 ``c_2`` (``RESIDUAL_SHRINK``); the same
     as shrinking the two families separately with their constants."""
-    from sosproj.privacy.spec import PrivacySpec as Spec
-    sizes = (5, 4, 4)
-    lay = ResidualLayout(sizes, all_k_way(3, 3))
-    rng = np.random.default_rng(2)
-    r = rng.normal(size=lay.res_size) * 30.0
-    lay.center(r)
-    r[lay.empty_pos] = 500
-    sig = np.full(len(lay.residual_sets), 25.0)
-    sig[lay.res_pos[()]] = 0.0
-    meas = mp.Measurement(lay, r.copy(), sig, Spec(epsilon=1.0, delta=1e-6, adjacency=Adjacency.REPLACE_ONE,
-                                                   sensitivity=1.0), "auto", 500)
+    lay, r, sig = _noisy_residuals((5, 4, 4), 3, 2, 30.0, 500, 25.0)
+    meas = _measurement(lay, r, sig, 500)
     out, done = mp.shrink_residuals(meas, 500, (1.0, 0.25), (1e9, 1e9, 1e9))
     a, d1 = mp.shrink_residuals(meas, 500, 1.0, (1e9, 0.0))
     b, d2 = mp.shrink_residuals(a, 500, 0.25, (0.0, 1e9, 1e9))

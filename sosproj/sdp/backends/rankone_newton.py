@@ -570,15 +570,23 @@ class RankOneNewtonBackend(SolverBackend):
         best: dict[str, Any] = {"rel": best_rel, "y": best_y, "low": best_low}
         checks = [0]
 
+        def certify_keep_best(yv: np.ndarray) -> tuple[float, float] | None:
+            # the certificate of a multiplier (None when it is not finite), the best one kept
+            if not np.all(np.isfinite(yv)):
+                return None
+            rel, low = certify(yv)
+            if rel < best["rel"]:
+                best["rel"], best["y"], best["low"] = rel, yv.copy(), low
+            return rel, low
+
         def stop_check(_x: np.ndarray, yv: np.ndarray, _s: np.ndarray) -> bool:
             # certify every multiplier update of the Newton phase (one lambda_min bound, cheap against
             # a Newton step): stop at the first one within gap_tol instead of at the end of a round
             checks[0] += 1
-            if not np.all(np.isfinite(yv)):
+            got = certify_keep_best(yv)
+            if got is None:
                 return False
-            rel, low = certify(yv)
-            if rel < best["rel"]:
-                best["rel"], best["y"], best["low"] = rel, yv.copy(), low
+            rel, low = got
             if rel > self.gap_tol and o["dual_target"] and self._newton is not None:
                 self._newton.inner_target = self._dual_target(q, yv, low, pv, rel)
                 self._newton._checked_dres = np.inf
@@ -586,12 +594,8 @@ class RankOneNewtonBackend(SolverBackend):
 
         def inner_check(yv: np.ndarray) -> bool:
             # a Newton step's multiplier inside a subproblem (INNER_CHECK_FACTOR): the same certificate
-            if not np.all(np.isfinite(yv)):
-                return False
-            rel, low = certify(yv)
-            if rel < best["rel"]:
-                best["rel"], best["y"], best["low"] = rel, yv.copy(), low
-            return rel <= self.gap_tol
+            got = certify_keep_best(yv)
+            return got is not None and got[0] <= self.gap_tol
 
         newton_steps = cg = 0
         inner_stop = False
