@@ -249,5 +249,44 @@ def current_blas_threads() -> int | None:
     return min(counts) if counts else None
 
 
+def kernel_threads() -> int:
+    """Threads of sosproj's own compiled kernels (the LNN dual's step, :mod:`sosproj.data.fused_kernel`): the
+    limit in force (:func:`active_limit`: the policy's 1 unless the user chose more), at most the cores; ``all``
+    (no limit): the cores. The same choice as the BLAS threads', so one setting (``threads=``,
+    ``SOSPROJ_NUM_THREADS``, ``sosproj --threads``) governs every thread sosproj starts.
+
+    >>> with blas_threads(1):
+    ...     kernel_threads()
+    1
+    """
+    cores = os.cpu_count() or 1
+    limit = active_limit()
+    return cores if limit is None else max(1, min(int(limit), cores))
+
+
+_pool: Any = None
+_pool_size = 0
+_pool_lock = threading.Lock()
+
+
+def worker_pool(threads: int) -> Any:
+    """A process-wide :class:`concurrent.futures.ThreadPoolExecutor` with at least ``threads - 1`` workers (the
+    caller's own thread is the other one), created on first use and kept (idle workers wait on a lock: no spinning,
+    so an idle pool costs nothing on a busy machine)."""
+    global _pool, _pool_size
+    from concurrent.futures import ThreadPoolExecutor
+
+    need = max(int(threads) - 1, 1)
+    with _pool_lock:
+        if _pool is None or _pool_size < need:
+            old = _pool
+            _pool = ThreadPoolExecutor(max_workers=need, thread_name_prefix="sosproj-kernel")
+            _pool_size = need
+            if old is not None:             # its running tasks finish; new ones go to the larger pool
+                old.shutdown(wait=False)
+        return _pool
+
+
 __all__ = ["DEFAULT_THREADS", "ENV_VAR", "active_limit", "blas_threads", "configured_threads",
-           "current_blas_threads", "policy_threads", "set_num_threads", "with_thread_policy"]
+           "current_blas_threads", "kernel_threads", "policy_threads", "set_num_threads", "with_thread_policy",
+           "worker_pool"]

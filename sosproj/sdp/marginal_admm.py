@@ -49,6 +49,7 @@ from sosproj.data.residuals import ResidualLayout
 from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail
 from sosproj.sdp.cones import project_psd_dense
+from sosproj.threads import kernel_threads
 from sosproj.validation import check_int, check_positive
 
 __all__ = ["MarginalProjector", "OneHotMoment", "ProjectorState", "compiled_switch_iteration"]
@@ -525,6 +526,7 @@ class MarginalProjector:
         if switch == 0 and not lay.kernel_ready():                # numba unusable after all: numpy throughout
             switch = None
         compiled = switch == 0
+        n_threads = kernel_threads() if switch is not None else 1    # the policy's (1 unless the user chose more)
         inv_uni = 1.0 / (total * self._uniform) if switch is not None else None
         trig_below = -(self.tol / (1.0 - self.tol)) * (1.0 + 1e-9) if 0.0 < self.tol < 1.0 else None
         tab0 = t_in if fused else None                             # B c(0) (c(0) = r~ with its total: t_in, exactly)
@@ -552,7 +554,8 @@ class MarginalProjector:
                 ybar += diff
             if compiled:                                           # the whole step, compiled (ResidualLayout.dual_step)
                 k += 1
-                if lay.dual_step(y, lam, lam_new, inv_w, step, shift, (k - 1.0) / (k + DUAL_MOMENTUM_A)):
+                if lay.dual_step(y, lam, lam_new, inv_w, step, shift, (k - 1.0) / (k + DUAL_MOMENTUM_A),
+                                 threads=n_threads):
                     k = kk = 0
                 lam, lam_new = lam_new, lam
             elif fused:                                            # lam_new = y - B c(y) / L in one fused map
@@ -586,7 +589,7 @@ class MarginalProjector:
                     if compiled:                                   # = _theta of the map, nothing written
                         # the trigger only asks whether theta > tol, i.e. qmin < -tol / (1 - tol): the scan may stop
                         # at the first row below that (a hair lower, so rounding cannot flip the answer)
-                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni, below=trig_below)
+                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni, below=trig_below, threads=n_threads)
                         th_trig = 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
                     else:
                         lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=False)
@@ -632,7 +635,7 @@ class MarginalProjector:
                 "dual_objective": cert["dual_objective"] if cert else None,
                 "duality_gap": gap if cert else None, "complementarity": compl, "lipschitz": lip,
                 "psd": False, "moment_matrix_order": None, "feasible_input": False,
-                "primal_average": average, "compiled": compiled, "compiled_from": switch,
+                "primal_average": average, "compiled": compiled, "compiled_from": switch, "threads": n_threads,
                 "time": time.perf_counter() - t0}
         apply_on_fail(converged, on_fail,
                       f"the dual projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
