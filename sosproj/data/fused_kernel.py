@@ -693,26 +693,45 @@ def phase_kernels() -> Any:
 
 
 def fused_normal_threaded(pool: Any, bounds: np.ndarray, part: np.ndarray, poff: np.ndarray, y, iw_low, tinfo, koff,
-                          iw_tab, alpha, beta, shift, has_shift, out, u, scratch, mode, lam, a_coef, stop) -> float:
+                          iw_tab, alpha, beta, shift, has_shift, out, u, scratch, mode, lam, a_coef, stop, *,
+                          threads: int = 2) -> float:
     """:func:`fused_normal` (its arguments after the first four; the same result bit for bit) with the tables split
-    at ``bounds``
-    (``bounds[0] = 0 < ... < bounds[-1]`` = the number of tables): the ranges' means and second passes run at
-    once, range 0 in this thread and the others in ``pool`` (a ``concurrent.futures`` executor); the sum onto
-    the lower sets and the restart test's sum run in this thread, in fused_normal's order. ``part`` / ``poff``:
-    a buffer of one entry per table row (1-way and 2-way tables: per cell) and each table's offset in it."""
+    in the ranges ``bounds[i] <= t < bounds[i + 1]`` (``bounds[0] = 0``, ``bounds[-1]`` = the number of tables;
+    more ranges than threads), run by ``threads`` threads at once: this one and ``threads - 1`` tasks of ``pool`` (a
+    ``concurrent.futures`` executor), each taking the next range not yet taken until none is left (a thread the
+    machine delays takes fewer ranges; which thread runs a range changes no number: every range writes its own
+    tables, scratch and ``part`` entries). The means and the second passes run so; the sum onto the lower sets and
+    the restart test's sum run in this thread, in fused_normal's order. ``part`` / ``poff``: a buffer of one entry
+    per table row (1-way and 2-way tables: per cell) and each table's offset in it."""
+    import itertools
+
     K = phase_kernels()
     nr = bounds.size - 1
+    b = [int(v) for v in bounds]
 
-    def each(f, *args):
-        futs = [pool.submit(f, *args, int(bounds[i]), int(bounds[i + 1])) for i in range(1, nr)]
-        res = [f(*args, int(bounds[0]), int(bounds[1]))]
-        res.extend(fu.result() for fu in futs)
+    def each(f, *args, scan=False):
+        res = [np.inf] * nr
+        taken = itertools.count()                     # next() is atomic under the GIL: each range taken once
+
+        def work():
+            while True:
+                i = next(taken)
+                if i >= nr:
+                    return
+                if scan and any(res[q] < stop for q in range(i)):
+                    continue                          # an earlier range already answers the trigger's question
+                res[i] = f(*args, b[i], b[i + 1])
+
+        futs = [pool.submit(work) for _ in range(max(int(threads), 1) - 1)]
+        work()
+        for fu in futs:
+            fu.result()
         return res
 
     each(K.means, y, tinfo, scratch)
     K.lower(tinfo, koff, scratch, u, iw_low)
     q = each(K.second, y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch, mode, lam, a_coef,
-             stop, part, poff)
+             stop, part, poff, scan=mode == 2)
     if mode == 1:
         return float(K.sum_part(part))
     if mode == 2:                                      # the serial scan's answer: the first range below stop

@@ -88,6 +88,11 @@ def closure(workload: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
 #: (:attr:`ResidualLayout.compiled_normal`); ``False`` forces the numpy form (same numbers up to round-off).
 COMPILED_NORMAL = True
 
+#: Table ranges per thread of the threaded dual step (:meth:`ResidualLayout.dual_step` with ``threads > 1``): the
+#: threads take the next free range until none is left, so a thread the machine delays takes fewer (the ranges are
+#: fixed by the layout and the thread count; which thread runs one changes no number).
+THREAD_RANGES = 4
+
 #: ``_NEWAXIS[a]`` indexes an array with a new axis of length 1 at position ``a`` (``np.expand_dims``
 #: without its per-call argument normalization, which cost ~10% of the transforms on adult's 182 shapes).
 _NEWAXIS = tuple((slice(None),) * a + (None,) for a in range(65))
@@ -528,7 +533,7 @@ class ResidualLayout:
         args = (y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
                 lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum), -np.inf)
         tp = self._thread_plan(threads)
-        dot = _fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args)
+        dot = _fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args, threads=threads)
         if dot > 0.0:
             y[...] = lam_new
             return True
@@ -550,7 +555,7 @@ class ResidualLayout:
         args = (y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 0.0, 1.0, shift, True,
                 y, np.empty(low.size), np.empty(n_scratch), 2, scale, 0.0, stop)
         tp = self._thread_plan(threads)
-        return float(_fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args))
+        return float(_fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args, threads=threads))
 
     def _thread_plan(self, threads: int) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray] | None:
         """``None`` for one thread (or fewer tables than threads); else what
@@ -573,7 +578,8 @@ class ResidualLayout:
             poff = np.zeros(tinfo.shape[0], dtype=np.int64)
             np.cumsum(rows[:-1], out=poff[1:])
             cum = np.cumsum(tinfo[:, 1] * tinfo[:, 2] * tinfo[:, 3])
-            cuts = np.searchsorted(cum, cum[-1] * np.arange(1, threads) / threads, side="right")
+            nr = THREAD_RANGES * threads
+            cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nr) / nr, side="right")
             bounds = np.unique(np.concatenate([[0], np.clip(cuts, 1, tinfo.shape[0] - 1), [tinfo.shape[0]]]))
             plan = cache[threads] = (bounds.astype(np.int64), np.empty(int(rows.sum())), poff)
         return (worker_pool(threads), *plan)       # the pool asked each time: a larger one may have replaced it
