@@ -300,11 +300,12 @@ def test_a_broken_numba_falls_back_to_numpy(monkeypatch):
 
 @needs_numba
 @pytest.mark.parametrize("seed", range(8))
-def test_threaded_dual_step_and_trigger_equal_the_serial_kernel_bit_for_bit(seed):
+def test_threaded_dual_step_and_trigger_equal_the_serial_kernel_bit_for_bit(seed, monkeypatch):
     """``dual_step`` / ``normal_min`` with 2-4 threads (the tables split in ranges, run at once) against one thread:
     the same multiplier, momentum point, restart decision and trigger value, bit for bit (the phases compute every
     number by the serial kernel's expressions in its order), on random layouts of 1-3-way tables; both restart
     outcomes and both trigger outcomes (an early stop below ``below`` and a full scan) occur."""
+    monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)         # small layouts: threaded all the same
     rng = np.random.default_rng(300 + seed)
     lay = _random_layout(rng)
     inv_w = lay.expand(rng.random(len(lay.residual_sets)) + 0.1)
@@ -335,9 +336,12 @@ def test_threaded_dual_step_and_trigger_equal_the_serial_kernel_bit_for_bit(seed
 
 
 @needs_numba
-def test_thread_plan_splits_the_tables_in_ranges():
-    """The ranges cover every table once, in order, none empty; one thread (or more threads than tables): no plan."""
+def test_thread_plan_splits_the_tables_in_ranges(monkeypatch):
+    """The ranges cover every table once, in order, none empty; one thread (or more threads than tables, or a layout
+    below THREAD_MIN_CELLS): no plan."""
     lay = ResidualLayout((3, 4, 2, 5, 3, 2), list(itertools.combinations(range(6), 3)))
+    assert lay._thread_plan(2) is None                               # 1,400 cells: below the threshold
+    monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)
     ntab = len(lay.workload)
     assert lay._thread_plan(1) is None and lay._thread_plan(ntab + 1) is None
     for threads in (2, 3, 5):
@@ -354,6 +358,7 @@ def test_solve_dual_with_two_threads_returns_the_one_thread_answer_bit_for_bit(m
     the same iterations, ``converged``, certificate and residuals, bit for bit."""
     from sosproj.threads import blas_threads
 
+    monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)
     lay, r = _negative_residuals(seed=7)
     w = mp.table_metric(lay)
     a, ia = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
@@ -363,3 +368,26 @@ def test_solve_dual_with_two_threads_returns_the_one_thread_answer_bit_for_bit(m
     assert ia["converged"] and ib["converged"] and ia["iterations"] == ib["iterations"]
     assert ia["duality_gap"] == ib["duality_gap"] and ia["theta"] == ib["theta"]
     assert np.array_equal(a, b)
+
+
+def test_kernel_threads_follow_their_variable_else_the_blas_policy(monkeypatch):
+    """``SOSPROJ_KERNEL_THREADS`` sets the compiled kernels' threads apart from the BLAS threads (capped at the
+    cores; bad values refused); unset, the BLAS limit in force decides (the policy's 1 by default)."""
+    import os
+
+    from sosproj.threads import KERNEL_ENV_VAR, blas_threads, kernel_threads
+
+    cores = os.cpu_count() or 1
+    monkeypatch.delenv(KERNEL_ENV_VAR, raising=False)
+    monkeypatch.delenv("SOSPROJ_NUM_THREADS", raising=False)
+    assert kernel_threads() == 1
+    with blas_threads(2):
+        assert kernel_threads() == min(2, cores)
+    monkeypatch.setenv(KERNEL_ENV_VAR, "2")
+    with blas_threads(1):
+        assert kernel_threads() == min(2, cores)
+    monkeypatch.setenv(KERNEL_ENV_VAR, "all")
+    assert kernel_threads() == cores
+    monkeypatch.setenv(KERNEL_ENV_VAR, "0")
+    with pytest.raises(InvalidParameterError):
+        kernel_threads()

@@ -93,6 +93,10 @@ COMPILED_NORMAL = True
 #: fixed by the layout and the thread count; which thread runs one changes no number).
 THREAD_RANGES = 4
 
+#: Fewest table cells for which the dual step uses more than one thread: below it a step takes well under a
+#: millisecond (it sits in cache) and handing ranges to a second thread, twice a step, costs more than it saves.
+THREAD_MIN_CELLS = 500_000
+
 #: ``_NEWAXIS[a]`` indexes an array with a new axis of length 1 at position ``a`` (``np.expand_dims``
 #: without its per-call argument normalization, which cost ~10% of the transforms on adult's 182 shapes).
 _NEWAXIS = tuple((slice(None),) * a + (None,) for a in range(65))
@@ -558,14 +562,15 @@ class ResidualLayout:
         return float(_fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args, threads=threads))
 
     def _thread_plan(self, threads: int) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray] | None:
-        """``None`` for one thread (or fewer tables than threads); else what
+        """``None`` for one thread (or fewer tables than threads, or fewer cells than :data:`THREAD_MIN_CELLS`); else
+        what
         :func:`~sosproj.data.fused_kernel.fused_normal_threaded` needs besides the map's arguments: the worker pool
         (:func:`sosproj.threads.worker_pool`), the table ranges' bounds (contiguous ranges of about equal cells:
         fixed by the layout and ``threads``), the restart test's row buffer and each table's offset in it
         (cached per thread count, but the pool; the buffer is reused: one call at a time per layout)."""
         threads = int(threads)
         tinfo = self._kernel_plan()[0]
-        if threads <= 1 or tinfo.shape[0] < threads:
+        if threads <= 1 or tinfo.shape[0] < threads or self.tab_size < THREAD_MIN_CELLS:
             return None
         cache = getattr(self, "_thread_cache", None)
         if cache is None:

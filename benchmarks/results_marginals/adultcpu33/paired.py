@@ -5,7 +5,8 @@ Usage (from the worktree root, one BLAS thread)::
     python benchmarks/results_marginals/adultcpu33/paired.py OUT.jsonl REPEATS CELL... -- VARIANT...
 
 ``CELL`` = ``dataset:epsilon:seed``; ``VARIANT`` = ``label=SRC[@THREADS]`` (``SRC`` a sosproj source tree, e.g. the
-snapshot of main; ``THREADS`` sets ``SOSPROJ_NUM_THREADS``). Per cell and repeat the variants run in the given order
+snapshot of main; ``THREADS`` sets ``SOSPROJ_NUM_THREADS``, the BLAS and kernel threads; ``kN`` sets
+``SOSPROJ_KERNEL_THREADS=N``, the compiled kernels' threads only). Per cell and repeat the variants run in the given order
 (A, B, C, A, B, C, ...). Each row: wall / CPU (user + sys) / sys seconds and minor page faults of the release call,
 the process's peak RSS, the 1-minute load before and after, the converged flags and iterations, and a hash of the
 released residuals (bit-identity across variants).
@@ -59,7 +60,10 @@ def main() -> None:
                     src, _, thr = spec.partition("@")
                     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
                     env.pop("SOSPROJ_NUM_THREADS", None)
-                    if thr:
+                    env.pop("SOSPROJ_KERNEL_THREADS", None)
+                    if thr.startswith("k"):            # @kN: the compiled kernels' threads only (BLAS stays 1)
+                        env["SOSPROJ_KERNEL_THREADS"] = thr[1:]
+                    elif thr:
                         env["SOSPROJ_NUM_THREADS"] = thr
                     env["PYTHONPATH"] = src
                     with tempfile.TemporaryDirectory() as tmp:
