@@ -7,8 +7,8 @@ Usage (from the worktree root, one BLAS thread)::
 ``CELL`` = ``dataset:epsilon:seed``; ``VARIANT`` = ``label=SRC[@THREADS]`` (``SRC`` a sosproj source tree, e.g. the
 snapshot of main; ``THREADS`` sets ``SOSPROJ_NUM_THREADS``, the BLAS and kernel threads; ``kN`` sets
 ``SOSPROJ_KERNEL_THREADS=N``, the compiled kernels' threads only). Per cell and repeat the variants run in the given
-order (A, B, C, A, B, C, ...). Each row: wall / CPU (user + sys) / sys seconds and minor page faults of the release call,
-the process's peak RSS, the 1-minute load before and after, the converged flags and iterations, and a hash of the
+order (A, B, C, A, B, C, ...). Each row: wall / CPU (user + sys) / sys seconds and minor page faults of the release
+call, the process's peak RSS, the 1-minute load before and after, the converged flags and iterations, and a hash of the
 released residuals (bit-identity across variants).
 """
 
