@@ -72,10 +72,11 @@ def mst(path: str) -> None:
             xs = [r[f] for r in v.get(name, [])[-KEEP:] if r.get(f) is not None]
             return statistics.median(xs) if xs else float("nan")
         loads = [r[f] for rs in v.values() for r in rs for f in ("load_before", "load_after")]
+        two = "new@k2" if "new@k2" in v else "new@2"
         n1, b, mo = m("new@1", "cpu_s"), m("base", "cpu_s"), m("mst_one_thread", "cpu_s")
-        w2, ms, msc = m("new@2", "wall_s"), m("mst_shipped", "wall_s"), m("mst_shipped", "cpu_s")
+        w2, ms, msc = m(two, "wall_s"), m("mst_shipped", "wall_s"), m("mst_shipped", "cpu_s")
         print(f"{eps:<4g} {seed:>4} | {n1:.2f} / {b:.2f} / {mo:.1f} | {n1 / mo:.4f}, {b / mo:.4f} | "
-              f"{w2:.2f} / {ms:.1f} ({msc:.1f}) | {w2 / ms:.4f} | {m('new@2', 'cpu_s') / mo:.4f} | "
+              f"{w2:.2f} / {ms:.1f} ({msc:.1f}) | {w2 / ms:.4f} | {m(two, 'cpu_s') / mo:.4f} ({two}) | "
               f"{m('new@1', 'l1') / m('mst_one_thread', 'l1'):.3f} | {min(loads):.1f}-{max(loads):.1f}")
 
 
