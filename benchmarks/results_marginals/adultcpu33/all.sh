@@ -21,7 +21,7 @@ for what in "$@"; do
     others2) python $R/paired.py $R/others_k2.jsonl 1 titanic:0.3:0 titanic:1:0 titanic:3:0 nltcs:1:0 \
               -- base=$B new=$N new2=$N@k2 >> $R/others_k2.log ;;
     step2) (uptime; PYTHONPATH=$N python $R/step_threads.py 15; uptime) >> $R/step_threads.txt 2>&1 ;;
-    mst2) (uptime; python $R/run_mst.py $R/rows_mst.jsonl $N $B 1:0 1:2; uptime) >> $R/run_mst.log 2>&1 ;;
+    mst2) (uptime; python $R/run_mst.py $R/rows_mst.jsonl $N $B 1:1 1:3; uptime) >> $R/run_mst.log 2>&1 ;;
     mst) (uptime; python $R/run_mst.py $R/rows_mst.jsonl $N $B 0.3:0 0.3:1 0.3:2 0.3:3 1:0 1:2 3:0 3:2; uptime) \
            >> $R/run_mst.log 2>&1 ;;
   esac
