@@ -249,5 +249,51 @@ def current_blas_threads() -> int | None:
     return min(counts) if counts else None
 
 
-__all__ = ["DEFAULT_THREADS", "ENV_VAR", "active_limit", "blas_threads", "configured_threads",
-           "current_blas_threads", "policy_threads", "set_num_threads", "with_thread_policy"]
+#: environment variable choosing the threads of sosproj's own compiled kernels apart from the BLAS threads
+KERNEL_ENV_VAR = "SOSPROJ_KERNEL_THREADS"
+
+
+def kernel_threads() -> int:
+    """Threads of sosproj's own compiled kernels (the LNN dual's step, :mod:`sosproj.data.fused_kernel`), at most
+    the cores: ``$SOSPROJ_KERNEL_THREADS`` if set (a positive integer, or ``all``: the cores), else the BLAS limit
+    in force (:func:`active_limit`: the policy's 1 unless the user chose more, so one setting -- ``threads=``,
+    ``SOSPROJ_NUM_THREADS``, ``sosproj --threads`` -- governs every thread sosproj starts). The kernels' threads
+    wait on a lock when idle (no spinning), unlike BLAS threads, hence the separate variable: more kernel threads
+    without more BLAS threads.
+
+    >>> with blas_threads(1):
+    ...     kernel_threads() if not os.environ.get(KERNEL_ENV_VAR) else 1
+    1
+    """
+    cores = os.cpu_count() or 1
+    env = os.environ.get(KERNEL_ENV_VAR, "").strip()
+    limit: int | Literal["all"] | None = _check_threads(env, KERNEL_ENV_VAR) if env else active_limit()
+    return cores if limit is None or limit == _ALL else max(1, min(int(limit), cores))
+
+
+_pool: Any = None
+_pool_size = 0
+_pool_lock = threading.Lock()
+
+
+def worker_pool(threads: int) -> Any:
+    """A process-wide :class:`concurrent.futures.ThreadPoolExecutor` with at least ``threads - 1`` workers (the
+    caller's own thread is the other one), created on first use and kept (idle workers wait on a lock: no spinning,
+    so an idle pool costs nothing on a busy machine)."""
+    global _pool, _pool_size
+    from concurrent.futures import ThreadPoolExecutor
+
+    need = max(int(threads) - 1, 1)
+    with _pool_lock:
+        if _pool is None or _pool_size < need:
+            old = _pool
+            _pool = ThreadPoolExecutor(max_workers=need, thread_name_prefix="sosproj-kernel")
+            _pool_size = need
+            if old is not None:             # its running tasks finish; new ones go to the larger pool
+                old.shutdown(wait=False)
+        return _pool
+
+
+__all__ = ["DEFAULT_THREADS", "ENV_VAR", "KERNEL_ENV_VAR", "active_limit", "blas_threads", "configured_threads",
+           "current_blas_threads", "kernel_threads", "policy_threads", "set_num_threads", "with_thread_policy",
+           "worker_pool"]

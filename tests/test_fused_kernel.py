@@ -293,3 +293,101 @@ def test_a_broken_numba_falls_back_to_numpy(monkeypatch):
     w = mp.table_metric(lay)
     _a, info = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
     assert info["converged"] and not info["compiled"] and not fk.HAVE_NUMBA
+
+
+# ---------------------------------------------------------------- the threaded kernel (table ranges at once)
+
+
+@needs_numba
+@pytest.mark.parametrize("seed", range(8))
+def test_threaded_dual_step_and_trigger_equal_the_serial_kernel_bit_for_bit(seed, monkeypatch):
+    """``dual_step`` / ``normal_min`` with 2-4 threads (the tables split in ranges, run at once) against one thread:
+    the same multiplier, momentum point, restart decision and trigger value, bit for bit (the phases compute every
+    number by the serial kernel's expressions in its order), on random layouts of 1-3-way tables; both restart
+    outcomes and both trigger outcomes (an early stop below ``below`` and a full scan) occur."""
+    monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)         # small layouts: threaded all the same
+    rng = np.random.default_rng(300 + seed)
+    lay = _random_layout(rng)
+    inv_w = lay.expand(rng.random(len(lay.residual_sets)) + 0.1)
+    inv_w[lay.empty_pos] = 0.0
+    shift = rng.standard_normal(lay.tab_size)
+    lam = np.maximum(rng.standard_normal(lay.tab_size), 0.0)
+    scale = rng.random(lay.tab_size) + 0.5
+    restarts = set()
+    for trial in range(6):
+        y = rng.standard_normal(lay.tab_size) * (1.0 + trial)
+        if trial % 2:
+            y = lam + 1e-3 * y
+        a_coef = (trial + 1.0) / (trial + 2.0 + DUAL_MOMENTUM_A)
+        y1, l1 = y.copy(), np.empty(lay.tab_size)
+        r1 = lay.dual_step(y1, lam, l1, inv_w, 0.37, shift, a_coef)
+        restarts.add(r1)
+        for threads in (2, 3, 4):
+            yt, lt = y.copy(), np.empty(lay.tab_size)
+            rt = lay.dual_step(yt, lam, lt, inv_w, 0.37, shift, a_coef, threads=threads)
+            assert rt == r1
+            assert np.array_equal(lt, l1) and np.array_equal(yt, y1)
+        cells = scale * lay.normal_apply(y, inv_w, shift=shift, compiled=False)
+        for below in (None, float(np.quantile(cells, 0.3)), float(cells.max()) + 1.0, float(cells.min()) - 1.0):
+            q1 = lay.normal_min(y, inv_w, shift, scale, below=below)
+            for threads in (2, 3):
+                assert lay.normal_min(y, inv_w, shift, scale, below=below, threads=threads) == q1
+    assert len(lay._kernel_plan()[0]) < 3 or restarts == {True, False}
+
+
+@needs_numba
+def test_thread_plan_splits_the_tables_in_ranges(monkeypatch):
+    """The ranges cover every table once, in order, none empty; one thread (or more threads than tables, or a layout
+    below THREAD_MIN_CELLS): no plan."""
+    lay = ResidualLayout((3, 4, 2, 5, 3, 2), list(itertools.combinations(range(6), 3)))
+    assert lay._thread_plan(2) is None                               # 1,400 cells: below the threshold
+    monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)
+    ntab = len(lay.workload)
+    assert lay._thread_plan(1) is None and lay._thread_plan(ntab + 1) is None
+    for threads in (2, 3, 5):
+        _pool, bounds, part, poff = lay._thread_plan(threads)
+        assert bounds[0] == 0 and bounds[-1] == ntab and np.all(np.diff(bounds) > 0)
+        assert threads <= len(bounds) - 1 <= min(residuals.THREAD_RANGES * threads, ntab)
+        tinfo = lay._kernel_plan()[0]
+        assert part.size == int((tinfo[:, 1] * tinfo[:, 2]).sum()) and poff[0] == 0
+
+
+@needs_numba
+def test_solve_dual_with_two_threads_returns_the_one_thread_answer_bit_for_bit(monkeypatch):
+    """``solve_dual`` under ``SOSPROJ_NUM_THREADS=2`` (the thread policy; ``info["threads"]``) against one thread:
+    the same iterations, ``converged``, certificate and residuals, bit for bit."""
+    from sosproj.threads import blas_threads
+
+    monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)
+    lay, r = _negative_residuals(seed=7)
+    w = mp.table_metric(lay)
+    a, ia = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
+    with blas_threads(2):
+        b, ib = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
+    assert ia["threads"] == 1 and ib["threads"] == min(2, __import__("os").cpu_count() or 1)
+    assert ia["converged"] and ib["converged"] and ia["iterations"] == ib["iterations"]
+    assert ia["duality_gap"] == ib["duality_gap"] and ia["theta"] == ib["theta"]
+    assert np.array_equal(a, b)
+
+
+def test_kernel_threads_follow_their_variable_else_the_blas_policy(monkeypatch):
+    """``SOSPROJ_KERNEL_THREADS`` sets the compiled kernels' threads apart from the BLAS threads (capped at the
+    cores; bad values refused); unset, the BLAS limit in force decides (the policy's 1 by default)."""
+    import os
+
+    from sosproj.threads import KERNEL_ENV_VAR, blas_threads, kernel_threads
+
+    cores = os.cpu_count() or 1
+    monkeypatch.delenv(KERNEL_ENV_VAR, raising=False)
+    monkeypatch.delenv("SOSPROJ_NUM_THREADS", raising=False)
+    assert kernel_threads() == 1
+    with blas_threads(2):
+        assert kernel_threads() == min(2, cores)
+    monkeypatch.setenv(KERNEL_ENV_VAR, "2")
+    with blas_threads(1):
+        assert kernel_threads() == min(2, cores)
+    monkeypatch.setenv(KERNEL_ENV_VAR, "all")
+    assert kernel_threads() == cores
+    monkeypatch.setenv(KERNEL_ENV_VAR, "0")
+    with pytest.raises(InvalidParameterError):
+        kernel_threads()

@@ -373,3 +373,372 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
             if mode == 2 and qmin < stop:
                 return qmin
     return qmin if mode == 2 else dot
+
+
+# --- the same map in phases over table ranges, for threads (sosproj.data.residuals.ResidualLayout: threads > 1) ---
+#
+# fused_normal's pass 1 split in two: the means of each table (independent per table: any range, any thread) and
+# their sum onto the lower sets ``u`` (one thread, the tables in order: the same additions in the same order as
+# fused_normal); its pass 2 per table range, with the restart test's terms written per table row (``part``, at
+# ``poff[t]``) instead of summed, then summed in fused_normal's order (:func:`_sum_part`). Every number is
+# computed by the same expressions in the same order as :func:`fused_normal`: the result is the same bit for bit,
+# for any split of the tables and any number of threads (tests: ``tests/test_fused_kernel.py``).
+
+
+def _means(y, tinfo, scratch, t0, t1):
+    for t in range(t0, t1):
+        j = tinfo[t, 0]
+        n0 = tinfo[t, 1]
+        n1 = tinfo[t, 2]
+        n2 = tinfo[t, 3]
+        off = tinfo[t, 4]
+        so = tinfo[t, 5]
+        if j == 3:
+            s01 = so
+            s02 = s01 + n0 * n1
+            s12 = s02 + n0 * n2
+            s0 = s12 + n1 * n2
+            s1 = s0 + n0
+            s2 = s1 + n1
+            se = s2 + n2
+            for i in range(s01, se + 1):
+                scratch[i] = 0.0
+            for a in range(n0):
+                row02 = scratch[s02 + a * n2:s02 + (a + 1) * n2]
+                for b in range(n1):
+                    base = off + (a * n1 + b) * n2
+                    yr = y[base:base + n2]
+                    row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
+                    acc = 0.0
+                    for c in range(n2):
+                        x = yr[c]
+                        acc += x
+                        row02[c] += x
+                        row12[c] += x
+                    scratch[s01 + a * n1 + b] = acc
+                    scratch[s0 + a] += acc
+                    scratch[s1 + b] += acc
+            tot = 0.0
+            for a in range(n0):
+                tot += scratch[s0 + a]
+            for b in range(n1):
+                row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
+                for c in range(n2):
+                    scratch[s2 + c] += row12[c]
+            f = 1.0 / (n1 * n2)
+            for a in range(n0):
+                scratch[s0 + a] *= f
+            f = 1.0 / (n0 * n2)
+            for b in range(n1):
+                scratch[s1 + b] *= f
+            f = 1.0 / (n0 * n1)
+            for c in range(n2):
+                scratch[s2 + c] *= f
+            scratch[se] = tot / (n0 * n1 * n2)
+        elif j == 2:
+            s0 = so
+            s1 = s0 + n0
+            se = s1 + n1
+            for i in range(s0, se + 1):
+                scratch[i] = 0.0
+            tot = 0.0
+            for a in range(n0):
+                base = off + a * n1
+                acc = 0.0
+                for b in range(n1):
+                    x = y[base + b]
+                    acc += x
+                    scratch[s1 + b] += x
+                scratch[s0 + a] = acc
+                tot += acc
+            f = 1.0 / n1
+            for a in range(n0):
+                scratch[s0 + a] *= f
+            f = 1.0 / n0
+            for b in range(n1):
+                scratch[s1 + b] *= f
+            scratch[se] = tot / (n0 * n1)
+        else:
+            tot = 0.0
+            for a in range(n0):
+                tot += y[off + a]
+            scratch[so] = tot / n0
+
+
+def _lower(tinfo, koff, scratch, u, iw_low):
+    for i in range(u.size):
+        u[i] = 0.0
+    for t in range(tinfo.shape[0]):
+        j = tinfo[t, 0]
+        n0 = tinfo[t, 1]
+        n1 = tinfo[t, 2]
+        n2 = tinfo[t, 3]
+        so = tinfo[t, 5]
+        if j == 3:
+            s01 = so
+            s02 = s01 + n0 * n1
+            s12 = s02 + n0 * n2
+            s0 = s12 + n1 * n2
+            s1 = s0 + n0
+            s2 = s1 + n1
+            se = s2 + n2
+            me = scratch[se]
+            g01 = 1.0 / n2
+            g02 = 1.0 / n1
+            g12 = 1.0 / n0
+            k = koff[t, 3]
+            for a in range(n0):
+                for b in range(n1):
+                    u[k + a * n1 + b] += scratch[s01 + a * n1 + b] * g01 - scratch[s0 + a] - scratch[s1 + b] + me
+            k = koff[t, 5]
+            for a in range(n0):
+                for c in range(n2):
+                    u[k + a * n2 + c] += scratch[s02 + a * n2 + c] * g02 - scratch[s0 + a] - scratch[s2 + c] + me
+            k = koff[t, 6]
+            for b in range(n1):
+                for c in range(n2):
+                    u[k + b * n2 + c] += scratch[s12 + b * n2 + c] * g12 - scratch[s1 + b] - scratch[s2 + c] + me
+            k = koff[t, 1]
+            for a in range(n0):
+                u[k + a] += scratch[s0 + a] - me
+            k = koff[t, 2]
+            for b in range(n1):
+                u[k + b] += scratch[s1 + b] - me
+            k = koff[t, 4]
+            for c in range(n2):
+                u[k + c] += scratch[s2 + c] - me
+            u[koff[t, 0]] += me
+        elif j == 2:
+            s0 = so
+            s1 = s0 + n0
+            se = s1 + n1
+            me = scratch[se]
+            k = koff[t, 1]
+            for a in range(n0):
+                u[k + a] += scratch[s0 + a] - me
+            k = koff[t, 2]
+            for b in range(n1):
+                u[k + b] += scratch[s1 + b] - me
+            u[koff[t, 0]] += me
+        else:
+            u[koff[t, 0]] += scratch[so]
+    for i in range(u.size):
+        u[i] *= iw_low[i]
+
+
+def _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch,  # noqa: C901
+            mode, lam, a_coef, stop, part, poff, t0, t1):
+    """:func:`fused_normal`'s pass 2 on the tables ``t0 <= t < t1`` (after :func:`_means` and :func:`_lower`); the
+    restart test's terms go to ``part`` (``mode=1``), the running minimum is returned (``mode=2``, stopping at the
+    first row below ``stop`` as fused_normal does)."""
+    qmin = np.inf
+    # pass 2: fold every lower term into the (j - 1)-dimensional ones, then one pass over the table
+    for t in range(t0, t1):
+        j = tinfo[t, 0]
+        n0 = tinfo[t, 1]
+        n1 = tinfo[t, 2]
+        n2 = tinfo[t, 3]
+        off = tinfo[t, 4]
+        so = tinfo[t, 5]
+        iw = iw_tab[t]
+        coef = alpha + beta * iw
+        p = poff[t]
+        if j == 3:
+            s01 = so
+            s02 = s01 + n0 * n1
+            s12 = s02 + n0 * n2
+            s0 = s12 + n1 * n2
+            s1 = s0 + n0
+            s2 = s1 + n1
+            me = scratch[s2 + n2]
+            ve = u[koff[t, 0]] / (n0 * n1 * n2)
+            k01 = koff[t, 3]
+            k0 = koff[t, 1]
+            f01 = 1.0 / n2
+            f0 = 1.0 / (n1 * n2)
+            for a in range(n0):
+                for b in range(n1):
+                    i = s01 + a * n1 + b
+                    scratch[i] = beta * (u[k01 + a * n1 + b] * f01 + u[k0 + a] * f0 + ve
+                                         + iw * (scratch[s0 + a] - scratch[i] * f01 - me))
+            k02 = koff[t, 5]
+            k2 = koff[t, 4]
+            f02 = 1.0 / n1
+            f2 = 1.0 / (n0 * n1)
+            for a in range(n0):
+                for c in range(n2):
+                    i = s02 + a * n2 + c
+                    scratch[i] = beta * (u[k02 + a * n2 + c] * f02 + u[k2 + c] * f2
+                                         + iw * (scratch[s2 + c] - scratch[i] * f02))
+            k12 = koff[t, 6]
+            k1 = koff[t, 2]
+            f12 = 1.0 / n0
+            f1 = 1.0 / (n0 * n2)
+            for b in range(n1):
+                for c in range(n2):
+                    i = s12 + b * n2 + c
+                    scratch[i] = beta * (u[k12 + b * n2 + c] * f12 + u[k1 + b] * f1
+                                         + iw * (scratch[s1 + b] - scratch[i] * f12))
+            for a in range(n0):
+                row02 = scratch[s02 + a * n2:s02 + (a + 1) * n2]
+                for b in range(n1):
+                    base = off + (a * n1 + b) * n2
+                    h = scratch[s01 + a * n1 + b]
+                    row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
+                    yr = y[base:base + n2]
+                    outr = out[base:base + n2]
+                    if mode == 1:                              # the FISTA step, cell by cell (as _put)
+                        shr = shift[base:base + n2]
+                        lr = lam[base:base + n2]
+                        d0 = 0.0
+                        d1 = 0.0
+                        for c in range(n2):
+                            yi = yr[c]
+                            v = shr[c] + coef * yi + (h + row02[c] + row12[c])
+                            x = v if v > 0.0 else 0.0
+                            li = lr[c]
+                            dd = (yi - x) * (x - li)
+                            if c & 1:                          # two partial sums: no serial add chain
+                                d1 += dd
+                            else:
+                                d0 += dd
+                            outr[c] = x
+                            yr[c] = (x - li) * a_coef + x
+                        part[p + a * n1 + b] = d0 + d1         # the row's term, summed in order later
+                    elif mode == 2:                            # the trigger's min of v * lam, nothing written
+                        shr = shift[base:base + n2]
+                        lr = lam[base:base + n2]
+                        for c in range(n2):
+                            q = (shr[c] + coef * yr[c] + (h + row02[c] + row12[c])) * lr[c]
+                            if q < qmin:
+                                qmin = q
+                        if qmin < stop:                        # the answer is known: below stop
+                            return qmin
+                    elif has_shift:
+                        shr = shift[base:base + n2]
+                        for c in range(n2):
+                            outr[c] = shr[c] + coef * yr[c] + (h + row02[c] + row12[c])
+                    else:
+                        for c in range(n2):
+                            outr[c] = coef * yr[c] + (h + row02[c] + row12[c])
+        elif j == 2:
+            s0 = so
+            s1 = s0 + n0
+            me = scratch[s1 + n1]
+            ve = u[koff[t, 0]] / (n0 * n1)
+            k0 = koff[t, 1]
+            k1 = koff[t, 2]
+            f0 = 1.0 / n1
+            f1 = 1.0 / n0
+            for a in range(n0):
+                scratch[s0 + a] = beta * (u[k0 + a] * f0 + ve + iw * (me - scratch[s0 + a]))
+            for b in range(n1):
+                scratch[s1 + b] = beta * (u[k1 + b] * f1 - iw * scratch[s1 + b])
+            for a in range(n0):
+                base = off + a * n1
+                h = scratch[s0 + a]
+                for b in range(n1):
+                    v = coef * y[base + b] + (h + scratch[s1 + b])
+                    if has_shift:
+                        v += shift[base + b]
+                    r = _put(mode, base + b, v, y, out, lam, a_coef)
+                    if mode == 2:
+                        qmin = min(qmin, r)
+                    else:
+                        part[p + a * n1 + b] = r
+                if mode == 2 and qmin < stop:
+                    return qmin
+        else:
+            h = beta * (u[koff[t, 0]] / n0 - iw * scratch[so])
+            for a in range(n0):
+                v = coef * y[off + a] + h
+                if has_shift:
+                    v += shift[off + a]
+                r = _put(mode, off + a, v, y, out, lam, a_coef)
+                if mode == 2:
+                    qmin = min(qmin, r)
+                else:
+                    part[p + a] = r
+            if mode == 2 and qmin < stop:
+                return qmin
+    return qmin
+
+
+def _sum_part(part):
+    """The restart test's value: ``part`` summed from the first entry on (fused_normal's running sum, same order)."""
+    dot = 0.0
+    for i in range(part.size):
+        dot += part[i]
+    return dot
+
+
+_PHASES: Any = None
+
+
+def phase_kernels() -> Any:
+    """The compiled phases (:func:`_means`, :func:`_lower`, :func:`_second`, :func:`_sum_part`; numba ``njit``,
+    ``cache=True``, ``nogil=True``: they run in several Python threads at once), built on the first call (only
+    callers that use more than one thread pay their load)."""
+    global _PHASES
+    if _PHASES is None:
+        import types
+
+        import numba
+
+        kernels()                                      # binds the compiled _put that _second calls
+        jit = numba.njit(cache=True, nogil=True, error_model="numpy")
+        _PHASES = types.SimpleNamespace(means=jit(_means), lower=jit(_lower), second=jit(_second),
+                                        sum_part=jit(_sum_part))
+    return _PHASES
+
+
+def fused_normal_threaded(pool: Any, bounds: np.ndarray, part: np.ndarray, poff: np.ndarray, y, iw_low, tinfo, koff,
+                          iw_tab, alpha, beta, shift, has_shift, out, u, scratch, mode, lam, a_coef, stop, *,
+                          threads: int = 2) -> float:
+    """:func:`fused_normal` (its arguments after the first four; the same result bit for bit) with the tables split
+    in the ranges ``bounds[i] <= t < bounds[i + 1]`` (``bounds[0] = 0``, ``bounds[-1]`` = the number of tables;
+    more ranges than threads), run by ``threads`` threads at once: this one and ``threads - 1`` tasks of ``pool`` (a
+    ``concurrent.futures`` executor), each taking the next range not yet taken until none is left (a thread the
+    machine delays takes fewer ranges; which thread runs a range changes no number: every range writes its own
+    tables, scratch and ``part`` entries). The means and the second passes run so; the sum onto the lower sets and
+    the restart test's sum run in this thread, in fused_normal's order. ``part`` / ``poff``: a buffer of one entry
+    per table row (1-way and 2-way tables: per cell) and each table's offset in it."""
+    import itertools
+
+    K = phase_kernels()
+    nr = bounds.size - 1
+    b = [int(v) for v in bounds]
+
+    def each(f, *args, scan=False):
+        res = [np.inf] * nr
+        taken = itertools.count()                     # next() is atomic under the GIL: each range taken once
+
+        def work():
+            while True:
+                i = next(taken)
+                if i >= nr:
+                    return
+                if scan and any(res[q] < stop for q in range(i)):
+                    continue                          # an earlier range already answers the trigger's question
+                res[i] = f(*args, b[i], b[i + 1])
+
+        futs = [pool.submit(work) for _ in range(max(int(threads), 1) - 1)]
+        work()
+        for fu in futs:
+            fu.result()
+        return res
+
+    each(K.means, y, tinfo, scratch)
+    K.lower(tinfo, koff, scratch, u, iw_low)
+    q = each(K.second, y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch, mode, lam, a_coef,
+             stop, part, poff, scan=mode == 2)
+    if mode == 1:
+        return float(K.sum_part(part))
+    if mode == 2:                                      # the serial scan's answer: the first range below stop
+        qmin = np.inf
+        for v in q:
+            qmin = min(qmin, v)
+            if qmin < stop:
+                break
+        return float(qmin)
+    return 0.0

@@ -88,6 +88,15 @@ def closure(workload: Sequence[tuple[int, ...]]) -> list[tuple[int, ...]]:
 #: (:attr:`ResidualLayout.compiled_normal`); ``False`` forces the numpy form (same numbers up to round-off).
 COMPILED_NORMAL = True
 
+#: Table ranges per thread of the threaded dual step (:meth:`ResidualLayout.dual_step` with ``threads > 1``): the
+#: threads take the next free range until none is left, so a thread the machine delays takes fewer (the ranges are
+#: fixed by the layout and the thread count; which thread runs one changes no number).
+THREAD_RANGES = 4
+
+#: Fewest table cells for which the dual step uses more than one thread: below it a step takes well under a
+#: millisecond (it sits in cache) and handing ranges to a second thread, twice a step, costs more than it saves.
+THREAD_MIN_CELLS = 500_000
+
 #: ``_NEWAXIS[a]`` indexes an array with a new axis of length 1 at position ``a`` (``np.expand_dims``
 #: without its per-call argument normalization, which cost ~10% of the transforms on adult's 182 shapes).
 _NEWAXIS = tuple((slice(None),) * a + (None,) for a in range(65))
@@ -512,7 +521,7 @@ class ResidualLayout:
         return plan
 
     def dual_step(self, y: np.ndarray, lam: np.ndarray, lam_new: np.ndarray, inv_w: np.ndarray, step: float,
-                  shift: np.ndarray, momentum: float) -> bool:
+                  shift: np.ndarray, momentum: float, *, threads: int = 1) -> bool:
         r"""One projected-gradient step with momentum of the LNN dual, compiled, in place (needs
         :attr:`compiled_normal`): ``lam_new = max(y + step (shift' - N y), 0)`` as :meth:`normal_apply` with
         ``alpha = 1, beta = -step`` and ``shift`` (``= -step B c(0)``), then the restart test of O'Donoghue & Candes
@@ -520,17 +529,22 @@ class ResidualLayout:
         ``y <- lam_new + momentum (lam_new - lam)``: the steps of
         :meth:`~sosproj.sdp.marginal_admm.MarginalProjector.solve_dual`'s numpy loop, in the same pass over each
         table as the map's second half (:func:`sosproj.data.fused_kernel.fused_normal`, ``mode=1``). Returns
-        whether it restarted."""
+        whether it restarted.
+
+        ``threads`` > 1: the tables split in that many ranges of about equal cells, run at once
+        (:func:`sosproj.data.fused_kernel.fused_normal_threaded`): the same numbers bit for bit."""
         tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
-        dot = _fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
-                               lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum), -np.inf)
+        args = (y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 1.0, -float(step), shift, True,
+                lam_new, np.empty(low.size), np.empty(n_scratch), 1, lam, float(momentum), -np.inf)
+        tp = self._thread_plan(threads)
+        dot = _fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args, threads=threads)
         if dot > 0.0:
             y[...] = lam_new
             return True
         return False
 
     def normal_min(self, y: np.ndarray, inv_w: np.ndarray, shift: np.ndarray, scale: np.ndarray, *,
-                   below: float | None = None) -> float:
+                   below: float | None = None, threads: int = 1) -> float:
         """``min_i scale_i (N y + shift)_i`` (``N`` as in :meth:`normal_apply`, ``alpha = 0, beta = 1``) by the compiled
         kernel without writing the tables (needs :attr:`compiled_normal`): the LNN dual's stopping trigger.
 
@@ -538,11 +552,42 @@ class ResidualLayout:
         the first table row where some cell's value is below it and returns that value (``< below``, ``>=`` the
         minimum: the same answer to that question, after reading part of the tables; a trigger that fails early in
         the tables skips most of the second pass). When the minimum is not below ``below`` the scan is complete and
-        the exact minimum is returned. ``None``: always the exact minimum."""
+        the exact minimum is returned. ``None``: always the exact minimum. ``threads`` as in :meth:`dual_step` (the
+        same value returned: the ranges' scans combined in the serial scan's order)."""
         tinfo, koff, iw_tab_pos, low, n_scratch = self._kernel_plan()
         stop = -np.inf if below is None else float(below)
-        return float(_fk.kernels()(y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 0.0, 1.0, shift, True,
-                                      y, np.empty(low.size), np.empty(n_scratch), 2, scale, 0.0, stop))
+        args = (y, inv_w[low], tinfo, koff, inv_w[iw_tab_pos], 0.0, 1.0, shift, True,
+                y, np.empty(low.size), np.empty(n_scratch), 2, scale, 0.0, stop)
+        tp = self._thread_plan(threads)
+        return float(_fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args, threads=threads))
+
+    def _thread_plan(self, threads: int) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray] | None:
+        """``None`` for one thread (or fewer tables than threads, or fewer cells than :data:`THREAD_MIN_CELLS`); else
+        what
+        :func:`~sosproj.data.fused_kernel.fused_normal_threaded` needs besides the map's arguments: the worker pool
+        (:func:`sosproj.threads.worker_pool`), the table ranges' bounds (contiguous ranges of about equal cells:
+        fixed by the layout and ``threads``), the restart test's row buffer and each table's offset in it
+        (cached per thread count, but the pool; the buffer is reused: one call at a time per layout)."""
+        threads = int(threads)
+        tinfo = self._kernel_plan()[0]
+        if threads <= 1 or tinfo.shape[0] < threads or self.tab_size < THREAD_MIN_CELLS:
+            return None
+        cache = getattr(self, "_thread_cache", None)
+        if cache is None:
+            cache = self._thread_cache = {}
+        from sosproj.threads import worker_pool
+
+        plan = cache.get(threads)
+        if plan is None:
+            rows = np.where(tinfo[:, 0] == 1, tinfo[:, 1], tinfo[:, 1] * tinfo[:, 2])
+            poff = np.zeros(tinfo.shape[0], dtype=np.int64)
+            np.cumsum(rows[:-1], out=poff[1:])
+            cum = np.cumsum(tinfo[:, 1] * tinfo[:, 2] * tinfo[:, 3])
+            nr = THREAD_RANGES * threads
+            cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nr) / nr, side="right")
+            bounds = np.unique(np.concatenate([[0], np.clip(cuts, 1, tinfo.shape[0] - 1), [tinfo.shape[0]]]))
+            plan = cache[threads] = (bounds.astype(np.int64), np.empty(int(rows.sum())), poff)
+        return (worker_pool(threads), *plan)       # the pool asked each time: a larger one may have replaced it
 
     def _kernel_plan(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
         """Cached index arrays of the compiled normal map (:func:`sosproj.data.fused_kernel.fused_normal`): per

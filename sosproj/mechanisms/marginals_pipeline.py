@@ -1418,12 +1418,14 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
     info = {**info, "ipf_unmet": einfo["ipf_unmet"]}
     proj = MarginalProjector(lay, table_metric(lay), tol=float(options.get("tol", 1e-3)),
                              max_iter=int(options.get("max_iter", 1000)), compiled=options.get("compiled"))
-    r_mix, theta = proj.make_nonnegative(r)
+    tabs = lay.forward(r)                 # built once: the exact test's and the projection's input tables
+    r_mix, theta = proj.make_nonnegative(r, tables=tabs)
     exact = theta <= EXACT_THETA          # non-negative up to round-off: no projection
     if exact:
         r = r_mix
     else:
-        r, pinfo = proj.solve_dual(r, on_fail="return")
+        del r_mix                         # not kept through the projection (one residual vector less at its peak)
+        r, pinfo = proj.solve_dual(r, on_fail="return", tables=tabs)
         theta = pinfo["theta"]
         info = {**info, "extrapolation_projection": {"solver": pinfo["solver"],
                                                      **{k: pinfo[k] for k in _STEP_KEYS if k in pinfo}},

@@ -49,6 +49,7 @@ from sosproj.data.residuals import ResidualLayout
 from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail
 from sosproj.sdp.cones import project_psd_dense
+from sosproj.threads import kernel_threads
 from sosproj.validation import check_int, check_positive
 
 __all__ = ["MarginalProjector", "OneHotMoment", "ProjectorState", "compiled_switch_iteration"]
@@ -234,9 +235,7 @@ class MarginalProjector:
         self.alpha = check_positive(alpha, "alpha")
         if self.alpha >= 2:
             raise InvalidParameterError("alpha (over-relaxation) must lie in (0, 2); 1.6 is a good default")
-        dB = layout.normal_diag
-        dM = self.moment.normal_diag if self.moment is not None else np.zeros_like(dB)
-        self.d = dB + dM
+        self._d: np.ndarray | None = None                          # d = d_B + d_M: built by the ADMM only (d)
         self._empty = layout.empty_pos
         self._uniform = layout.forward(self._unit_empty())          # uniform tables of total 1
         if rho is None:
@@ -391,7 +390,8 @@ class MarginalProjector:
 
     def solve_dual(self, r_noisy: np.ndarray, *, on_fail: str = "warn", check_every: int = 10,
                    average: bool | None = None, compiled: bool | None = None,
-                   warm_start: np.ndarray | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+                   warm_start: np.ndarray | None = None, tables: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, dict[str, Any]]:
         r"""The LNN projection (``psd=False``) by accelerated projected gradient on its dual, with restarts.
 
         The Lagrangian's minimizer for multipliers :math:`\lambda \ge 0` of ``B c >= 0`` is
@@ -465,6 +465,9 @@ class MarginalProjector:
         :math:`\tfrac12\|r - c^\star\|_W^2 \le` gap, dominated by the mixing itself: measured on Adult,
         ``benchmarks/results_marginals/extrap_v8/experiments/README.txt``) and the iterations;
         ``converged`` is ``False`` at ``max_iter``.
+
+        ``tables``: the input's tables :math:`B\tilde c` (``layout.forward(r_noisy)``) when the caller has them
+        (:meth:`make_nonnegative` of the same input, ``tables=``), so they are not built again (read, never written).
         """
         check_on_fail(on_fail)
         check_every = check_int(check_every, "check_every", minimum=1)
@@ -487,8 +490,16 @@ class MarginalProjector:
         total = float(rt[self._empty])
 
         lam, repaired = self._dual_start(warm_start)               # checked before anything else (even if unused)
-        t_in = lay.forward(rt)                                     # B r~ = B c(0): the trigger's shift below too
-        theta0 = self._theta(t_in, total)
+        # work buffer (table space): the step's output; between steps (and before the first) the tests' scratch
+        lam_new = np.empty(lay.tab_size)
+        if tables is None:
+            t_in = lay.forward(rt)                                 # B r~ = B c(0): the trigger's shift below too
+        else:
+            t_in = np.asarray(tables, dtype=float)
+            if t_in.shape != (lay.tab_size,):
+                raise InvalidParameterError(f"tables must be the input's workload tables, shape ({lay.tab_size},); "
+                                            f"got shape {t_in.shape}")
+        theta0 = self._theta(t_in, total, out=lam_new)
         if theta0 == 0.0:
             # already feasible: the projection is the identity (lam = 0 certifies it, gap 0)
             cert = self.certificate(rt, rt, np.zeros(lay.tab_size))
@@ -512,8 +523,6 @@ class MarginalProjector:
             return c
 
         y = lam.copy()
-        lam_new = np.empty(lay.tab_size)                           # work buffers (table space)
-        diff = np.empty(lay.tab_size)
         # fused operator (ResidualLayout.normal_apply): B c(y) = B c(0) + N y, N = B W^-1 P B^T, without the
         # round trip of every table's own residual block; the same numbers as the composition up to round-off
         fused = lay.fused_normal
@@ -525,7 +534,13 @@ class MarginalProjector:
         if switch == 0 and not lay.kernel_ready():                # numba unusable after all: numpy throughout
             switch = None
         compiled = switch == 0
-        inv_uni = 1.0 / (total * self._uniform) if switch is not None else None
+        n_threads = kernel_threads() if switch is not None else 1    # the policy's (1 unless the user chose more)
+        # the numpy steps' and the average's work buffer (the compiled step needs none)
+        diff = np.empty(lay.tab_size) if average or not compiled else None
+        inv_uni = None
+        if switch is not None:                                     # 1 / (total * uniform), one table vector
+            inv_uni = np.multiply(self._uniform, total)
+            np.divide(1.0, inv_uni, out=inv_uni)
         trig_below = -(self.tol / (1.0 - self.tol)) * (1.0 + 1e-9) if 0.0 < self.tol < 1.0 else None
         tab0 = t_in if fused else None                             # B c(0) (c(0) = r~ with its total: t_in, exactly)
         shift = -step * tab0 if fused else None
@@ -537,7 +552,8 @@ class MarginalProjector:
         converged = False
         theta = compl = np.inf
         c = rt.copy()
-        best: tuple[np.ndarray, float, np.ndarray, bool] | None = None     # (c, theta, B c, c = c(lam)?) of a check
+        # (c, theta, B c, c = c(lam)?, g(lam) when the KKT test computed it) of a check
+        best: tuple[np.ndarray, float, np.ndarray, bool, float | None] | None = None
         it = 0
         for it in range(1, self.max_iter + 1):
             if switch is not None and it > switch and not compiled:
@@ -552,7 +568,8 @@ class MarginalProjector:
                 ybar += diff
             if compiled:                                           # the whole step, compiled (ResidualLayout.dual_step)
                 k += 1
-                if lay.dual_step(y, lam, lam_new, inv_w, step, shift, (k - 1.0) / (k + DUAL_MOMENTUM_A)):
+                if lay.dual_step(y, lam, lam_new, inv_w, step, shift, (k - 1.0) / (k + DUAL_MOMENTUM_A),
+                                 threads=n_threads):
                     k = kk = 0
                 lam, lam_new = lam_new, lam
             elif fused:                                            # lam_new = y - B c(y) / L in one fused map
@@ -586,7 +603,7 @@ class MarginalProjector:
                     if compiled:                                   # = _theta of the map, nothing written
                         # the trigger only asks whether theta > tol, i.e. qmin < -tol / (1 - tol): the scan may stop
                         # at the first row below that (a hair lower, so rounding cannot flip the answer)
-                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni, below=trig_below)
+                        qmin = lay.normal_min(point, inv_w, tab0, inv_uni, below=trig_below, threads=n_threads)
                         th_trig = 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
                     else:
                         lay.normal_apply(point, inv_w, alpha=0.0, beta=1.0, shift=tab0, out=diff, compiled=False)
@@ -595,16 +612,19 @@ class MarginalProjector:
                         continue
                 c_p = primal(point)
                 Bc = lay.forward(c_p)
-                th_p = self._theta(Bc, total)
+                th_p = self._theta(Bc, total, inv_uni, out=lam_new)     # lam_new: scratch until the next step
                 if best is None or th_p < best[1]:
-                    best = (c_p, th_p, Bc, point is lam)
+                    best = (c_p, th_p, Bc, point is lam, None)
                 if th_p > self.tol:
                     continue                                    # the KKT test only where it can pass
                 e = c_p - rt
                 e[self._empty] = 0.0
                 p_c = 0.5 * float(e @ (self.w * e))
                 if point is lam:
-                    compl = float(lam @ Bc) / max(p_c, 1.0)      # floor: an input already feasible has p ~ 0
+                    lam_bc = float(lam @ Bc)
+                    compl = lam_bc / max(p_c, 1.0)               # floor: an input already feasible has p ~ 0
+                    if best[0] is c_p:                           # g(lam) = p(c(lam)) - lam^T B c(lam): certificate's
+                        best = (*best[:4], p_c - lam_bc)
                 else:                                            # p(c) - g(lam): lam^T B c(lam) when c = c(lam)
                     c_l = primal(lam)
                     e = c_l - rt
@@ -613,7 +633,7 @@ class MarginalProjector:
                     compl = (p_c - g_l) / max(p_c, 1.0)
                 if abs(compl) <= self.tol:
                     converged = True
-                    best = (c_p, th_p, Bc, point is lam)
+                    best = (c_p, th_p, Bc, point is lam, p_c - lam_bc if point is lam else None)
                     break
             if best is not None:
                 c, theta = best[:2]
@@ -623,7 +643,8 @@ class MarginalProjector:
         # certificate's Lagrangian minimizer (the same numbers; skips two forward and one adjoint pass)
         tested = best is not None and best[0] is c
         r, theta = self._mix(c, best[1]) if tested else self.make_nonnegative(c)
-        cert = self.certificate(rt, r, lam, lagrangian=(c, best[2]) if tested and best[3] else None)
+        cert = self.certificate(rt, r, lam, lagrangian=(c, best[2]) if tested and best[3] else None,
+                                dual_value=best[4] if tested and best[3] else None)
         gap = cert["duality_gap"] if cert else np.inf
         info = {"solver": "marginal-dual-fista", "iterations": it, "converged": converged,
                 "warm_start": warm_start is not None, "warm_start_repaired": repaired, "primal_residual": None,
@@ -632,7 +653,7 @@ class MarginalProjector:
                 "dual_objective": cert["dual_objective"] if cert else None,
                 "duality_gap": gap if cert else None, "complementarity": compl, "lipschitz": lip,
                 "psd": False, "moment_matrix_order": None, "feasible_input": False,
-                "primal_average": average, "compiled": compiled, "compiled_from": switch,
+                "primal_average": average, "compiled": compiled, "compiled_from": switch, "threads": n_threads,
                 "time": time.perf_counter() - t0}
         apply_on_fail(converged, on_fail,
                       f"the dual projection did not reach tol={self.tol:g} in {self.max_iter} iterations; "
@@ -661,7 +682,8 @@ class MarginalProjector:
         return np.maximum(lam, 0.0), int(np.count_nonzero(lam < 0.0))
 
     def certificate(self, r_noisy: np.ndarray, r: np.ndarray, lam: np.ndarray, *,
-                    lagrangian: tuple[np.ndarray, np.ndarray] | None = None) -> dict[str, float] | None:
+                    lagrangian: tuple[np.ndarray, np.ndarray] | None = None,
+                    dual_value: float | None = None) -> dict[str, float] | None:
         r"""Duality-gap certificate of a feasible point ``r`` of the LNN projection (``psd=False``).
 
         With multipliers ``lam >= 0`` of the cell constraints ``B c >= 0`` the Lagrangian
@@ -676,7 +698,9 @@ class MarginalProjector:
 
         ``lagrangian``: ``(c(lam), B c(lam))`` when the caller has them (:meth:`solve_dual`'s exact test on the last
         multiplier, ``lam >= 0``), so they are not recomputed (the same values up to the rounding of ``g / w``
-        against ``g * (1 / w)``).
+        against ``g * (1 / w)``). ``dual_value``: :math:`g(\lambda)` itself, when the caller computed it from those
+        tables by the expression below (:meth:`solve_dual`'s KKT test: :math:`p(c(\lambda)) - \lambda^T B c(\lambda)`,
+        the same numbers), so neither the multiplier nor the tables are read again.
 
         The ADMM's multipliers are ``lam = -rho u`` (scaled form). ``None`` when a non-empty set has
         zero weight (its residual is then free and ``g = -inf`` unless ``P B^T lam`` vanishes on it).
@@ -688,22 +712,35 @@ class MarginalProjector:
             return None
         lay = self.layout
         total = float(r_noisy[self._empty])
-        lam = np.maximum(np.asarray(lam, dtype=float), 0.0)
-        if lagrangian is None:
-            g = lay.adjoint(lam)
-            g[self._empty] = 0.0
-            c_lam = r_noisy + g / np.where(nonempty, w, 1.0)
-            c_lam[self._empty] = total
-            Bc_lam = lay.forward(c_lam)
+        if dual_value is not None and lagrangian is not None:
+            dual = float(dual_value)
         else:
-            c_lam, Bc_lam = lagrangian
-        e = c_lam - r_noisy
-        e[self._empty] = 0.0
-        dual = 0.5 * float(e @ (w * e)) - float(lam @ Bc_lam)
+            lam = np.asarray(lam, dtype=float)
+            lam = np.maximum(lam, 0.0) if lam.size and lam.min() < 0.0 else lam     # lam >= 0 (copied only if not)
+            if lagrangian is None:
+                g = lay.adjoint(lam)
+                g[self._empty] = 0.0
+                c_lam = r_noisy + g / np.where(nonempty, w, 1.0)
+                c_lam[self._empty] = total
+                Bc_lam = lay.forward(c_lam)
+            else:
+                c_lam, Bc_lam = lagrangian
+            e = c_lam - r_noisy
+            e[self._empty] = 0.0
+            dual = 0.5 * float(e @ (w * e)) - float(lam @ Bc_lam)
         e = r - r_noisy
         e[self._empty] = 0.0
         primal = 0.5 * float(e @ (w * e))
         return {"objective": primal, "dual_objective": dual, "duality_gap": max(primal - dual, 0.0)}
+
+    @property
+    def d(self) -> np.ndarray:
+        """The diagonal of ``B^T B (+ M^T M)`` per residual entry (the ADMM's closed-form step; built on first use:
+        :meth:`solve_dual` never needs it)."""
+        if self._d is None:
+            dB = self.layout.normal_diag
+            self._d = dB + self.moment.normal_diag if self.moment is not None else dB + np.zeros_like(dB)
+        return self._d
 
     def _update_coefficients(self, wr: np.ndarray, rho: float) -> tuple[np.ndarray, np.ndarray]:
         """``a = w c~ / (w + rho d)`` and ``b = rho / (w + rho d)``: the closed-form residual step is ``a + b g``."""
@@ -725,14 +762,18 @@ class MarginalProjector:
         qmin = float(np.min(q))
         return 0.0 if qmin >= 0.0 else -qmin / (1.0 - qmin)
 
-    def make_nonnegative(self, r: np.ndarray) -> tuple[np.ndarray, float]:
+    def make_nonnegative(self, r: np.ndarray, *, tables: np.ndarray | None = None) -> tuple[np.ndarray, float]:
         """Mix with the uniform tables, ``c_A -> (1 - theta) c_A`` (``A != {}``), until every cell is ``>= 0``.
 
         The uniform tables are consistent, strictly positive and have the same total, so the result
         is consistent, non-negative and sums to ``m``; the stopping rule of :meth:`solve` bounds
-        ``theta`` by ``tol`` at convergence (``info["theta"]``).
+        ``theta`` by ``tol`` at convergence (``info["theta"]``). ``tables``: ``layout.forward(r)`` when the caller
+        has them (not built again).
         """
-        return self._mix(r, self._theta(self.layout.forward(r), float(r[self._empty])))
+        t = self.layout.forward(r) if tables is None else np.asarray(tables, dtype=float)
+        if t.shape != (self.layout.tab_size,):
+            raise InvalidParameterError(f"tables must be the workload tables of r, shape ({self.layout.tab_size},)")
+        return self._mix(r, self._theta(t, float(r[self._empty])))
 
     def _mix(self, r: np.ndarray, theta: float) -> tuple[np.ndarray, float]:
         """:meth:`make_nonnegative` given ``theta`` = :meth:`_theta` of ``B r`` (a hair more, so round-off in the
