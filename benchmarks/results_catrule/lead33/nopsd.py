@@ -1,7 +1,9 @@
 """lead33 information run: (2.5, 5, 12) with the one-hot PSD step off (PSD_MIN_SNR = inf) on adult at 1 / 3, seeds
 0-4, against main's errors in eval.txt (same code and seeds: main's rows are deterministic). Separates the higher
 bar's own effect from the PSD step the bar switches on (the public SNR of the smaller measured family crosses
-PSD_MIN_SNR = 10). Usage: python benchmarks/results_catrule/lead33/nopsd.py > benchmarks/results_catrule/lead33/nopsd.txt
+PSD_MIN_SNR = 10).
+
+Usage: python benchmarks/results_catrule/lead33/nopsd.py > benchmarks/results_catrule/lead33/nopsd.txt
 """
 import itertools
 import math
