@@ -3,15 +3,18 @@
 The ``(z, u)`` / ``(X, U)`` iteration as of commit 243c883 (before the one-vector ``s = z + u`` form
 with reused buffers), copied with its arithmetic unchanged: ``tests/test_marginal_admm_fast.py``
 checks that the shipped loop produces the same iterates, the same stopping iteration, the same
-penalty and the same released residuals.
+penalty and the same released residuals. Also the small noisy layout the kernel and overhead tests share
+(:func:`negative_residuals`).
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
+from sosproj.data.residuals import ResidualLayout
 from sosproj.sdp.marginal_admm import MarginalProjector, ProjectorState, _psd_part
 
 __all__ = ["reference_solve_state", "reference_theta"]
@@ -92,3 +95,17 @@ def reference_solve_state(proj: MarginalProjector, r_noisy: np.ndarray,
             if mo is not None:
                 U /= ratio
     return r, {"iterations": it, "converged": converged, "rho": rho}, ProjectorState(r=r.copy(), z=z, u=u, rho=rho)
+
+
+def negative_residuals(seed: int, sizes: tuple[int, ...] = (3, 2, 4, 2, 3)) -> tuple[ResidualLayout, np.ndarray]:
+    """A small all-3-way categorical layout and the residuals of 40 random records' tables plus N(0, 2^2) noise per
+    cell: tables with negative cells, the LNN dual's typical input (shared by the kernel and overhead tests)."""
+    rng = np.random.default_rng(seed)
+    lay = ResidualLayout(sizes, list(itertools.combinations(range(len(sizes)), 3)))
+    X = rng.integers(0, np.array(sizes), size=(40, len(sizes)))
+    tabs = []
+    for w in lay.workload:
+        t = np.zeros([sizes[a] for a in w])
+        np.add.at(t, tuple(X[:, a] for a in w), 1.0)
+        tabs.append(t + rng.normal(0, 2.0, t.shape))
+    return lay, lay.residuals_of_tables(tabs)

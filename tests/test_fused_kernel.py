@@ -19,6 +19,7 @@ from sosproj.data.residuals import ResidualLayout
 from sosproj.errors import InvalidParameterError
 from sosproj.mechanisms import marginals_pipeline as mp
 from sosproj.sdp.marginal_admm import DUAL_MOMENTUM_A, MarginalProjector
+from tests.marginal_admm_reference import negative_residuals
 
 needs_numba = pytest.mark.skipif(not fk.HAVE_NUMBA, reason="numba is not installed")
 
@@ -118,24 +119,12 @@ def test_dual_step_equals_the_numpy_steps(seed):
         assert lam_new.min() >= 0.0
 
 
-def _negative_residuals(seed: int, sizes=(3, 2, 4, 2, 3)):
-    rng = np.random.default_rng(seed)
-    lay = ResidualLayout(sizes, list(itertools.combinations(range(len(sizes)), 3)))
-    X = rng.integers(0, np.array(sizes), size=(40, len(sizes)))
-    tabs = []
-    for w in lay.workload:
-        t = np.zeros([sizes[a] for a in w])
-        np.add.at(t, tuple(X[:, a] for a in w), 1.0)
-        tabs.append(t + rng.normal(0, 2.0, t.shape))
-    return lay, lay.residuals_of_tables(tabs)
-
-
 @needs_numba
 @pytest.mark.parametrize("metric", ["table", "weighted"])
 def test_solve_dual_compiled_equals_the_numpy_path(metric):
     """Same iterations, same answer (up to round-off) on the compiled and the numpy loop; the answer is
     non-negative, consistent and sums to m."""
-    lay, r = _negative_residuals(seed=7)
+    lay, r = negative_residuals(seed=7)
     w = mp.table_metric(lay)
     if metric == "weighted":
         w = w * np.array([1.0 + 2.0 * len(A) for A in lay.residual_sets])
@@ -169,7 +158,7 @@ def test_fallbacks_and_refusals(monkeypatch):
     assert np.allclose(big.normal_apply(y, inv_w), _composition(big, y, inv_w, 0.0, 1.0, None))
     nested = ResidualLayout((2, 3, 2), [(0, 1), (0, 1, 2)])      # (0, 1) is a table and a face of (0, 1, 2)
     assert not nested.fused_normal and not nested.compiled_normal
-    lay, r = _negative_residuals(seed=2)
+    lay, r = negative_residuals(seed=2)
     w = mp.table_metric(lay)
     monkeypatch.setattr(residuals, "COMPILED_NORMAL", False)
     assert not lay.compiled_normal
@@ -189,7 +178,7 @@ def test_switch_to_the_compiled_step_mid_run(monkeypatch):
     and answer as either loop alone; a large layout runs compiled from the start, a small one switches late."""
     import sosproj.sdp.marginal_admm as ma
 
-    lay, r = _negative_residuals(seed=7)
+    lay, r = negative_residuals(seed=7)
     w = mp.table_metric(lay)
     sizes = sp.load_dataset("adult").domain.sizes                 # Adult's 455 3-way tables, 182 shapes
     big = ResidualLayout(sizes, list(itertools.combinations(range(len(sizes)), 3)))
@@ -289,7 +278,7 @@ def test_a_broken_numba_falls_back_to_numpy(monkeypatch):
 
     monkeypatch.setattr(fk, "HAVE_NUMBA", True)
     monkeypatch.setattr(fk, "kernels", broken)
-    lay, r = _negative_residuals(seed=4)
+    lay, r = negative_residuals(seed=4)
     w = mp.table_metric(lay)
     _a, info = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
     assert info["converged"] and not info["compiled"] and not fk.HAVE_NUMBA
@@ -359,7 +348,7 @@ def test_solve_dual_with_two_threads_returns_the_one_thread_answer_bit_for_bit(m
     from sosproj.threads import blas_threads
 
     monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)
-    lay, r = _negative_residuals(seed=7)
+    lay, r = negative_residuals(seed=7)
     w = mp.table_metric(lay)
     a, ia = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
     with blas_threads(2):

@@ -11,8 +11,6 @@
 
 from __future__ import annotations
 
-import itertools
-
 import numpy as np
 import pytest
 
@@ -20,23 +18,12 @@ from sosproj.data.residuals import ResidualLayout
 from sosproj.errors import InvalidParameterError
 from sosproj.mechanisms import marginals_pipeline as mp
 from sosproj.sdp.marginal_admm import MarginalProjector, OneHotMoment
-
-
-def _negative_residuals(seed: int, sizes=(3, 2, 4, 2, 3)):
-    rng = np.random.default_rng(seed)
-    lay = ResidualLayout(sizes, list(itertools.combinations(range(len(sizes)), 3)))
-    X = rng.integers(0, np.array(sizes), size=(40, len(sizes)))
-    tabs = []
-    for w in lay.workload:
-        t = np.zeros([sizes[a] for a in w])
-        np.add.at(t, tuple(X[:, a] for a in w), 1.0)
-        tabs.append(t + rng.normal(0, 2.0, t.shape))
-    return lay, lay.residuals_of_tables(tabs)
+from tests.marginal_admm_reference import negative_residuals
 
 
 @pytest.mark.parametrize("compiled", [False, None])
 def test_tables_passed_in_give_the_same_projection_bit_for_bit(compiled):
-    lay, r = _negative_residuals(3)
+    lay, r = negative_residuals(3)
     w = mp.table_metric(lay)
     proj = MarginalProjector(lay, w, tol=1e-6, max_iter=20000, compiled=compiled)
     tabs = lay.forward(r)
@@ -59,7 +46,7 @@ def test_tables_passed_in_give_the_same_projection_bit_for_bit(compiled):
 def test_solve_dual_certificate_from_the_kkt_test_equals_the_recomputed_one(monkeypatch, metric):
     """Every certificate ``solve_dual`` asks for with the KKT test's ``g(lambda)`` is recomputed here from the
     multiplier (``dual_value=None``, the multiplier clipped as before): the same objective, dual value and gap."""
-    lay, r = _negative_residuals(11)
+    lay, r = negative_residuals(11)
     w = mp.table_metric(lay)
     if metric == "weighted":
         w = w * np.array([1.0 + 2.0 * len(A) for A in lay.residual_sets])
@@ -80,7 +67,7 @@ def test_solve_dual_certificate_from_the_kkt_test_equals_the_recomputed_one(monk
 
 
 def test_certificate_recomputes_without_the_dual_value_and_clips_negative_multipliers():
-    lay, r = _negative_residuals(5)
+    lay, r = negative_residuals(5)
     proj = MarginalProjector(lay, mp.table_metric(lay))
     r_ok, _ = proj.make_nonnegative(r)
     lam = np.random.default_rng(0).standard_normal(lay.tab_size)
@@ -89,7 +76,7 @@ def test_certificate_recomputes_without_the_dual_value_and_clips_negative_multip
 
 
 def test_the_admm_diagonal_is_built_on_first_use():
-    lay, r = _negative_residuals(2)
+    lay, r = negative_residuals(2)
     w = mp.table_metric(lay)
     proj = MarginalProjector(lay, w)
     assert proj._d is None
