@@ -383,6 +383,9 @@ def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, 
 # ``poff[t]``) instead of summed, then summed in fused_normal's order (:func:`_sum_part`). Every number is
 # computed by the same expressions in the same order as :func:`fused_normal`: the result is the same bit for bit,
 # for any split of the tables and any number of threads (tests: ``tests/test_fused_kernel.py``).
+# These phases repeat fused_normal's loops on purpose (the tests pin them to each other bit for bit): composing the
+# one-thread kernel from them would add the row buffer's writes and a summing pass to the default path, which carries
+# the runtime target against MST (not measured; session 33).
 
 
 def _means(y, tinfo, scratch, t0, t1):
