@@ -11,10 +11,9 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 sys.path.insert(0, str(HERE.parent / "tau33"))
+import numpy as np  # noqa: E402
 import tau_study  # noqa: E402
 from pubrule_study import public_sigmas  # noqa: E402
-
-import numpy as np  # noqa: E402
 
 import sosproj as sp  # noqa: E402
 from sosproj.data.residuals import ResidualLayout  # noqa: E402
