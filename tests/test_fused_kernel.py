@@ -359,6 +359,24 @@ def test_solve_dual_with_two_threads_returns_the_one_thread_answer_bit_for_bit(m
     assert np.array_equal(a, b)
 
 
+@needs_numba
+def test_info_threads_reports_the_threads_that_ran(monkeypatch):
+    """``info["threads"]`` is what the kernel used: 1 on a layout below THREAD_MIN_CELLS even when more are asked
+    for (``kernel_threads_used``), the asked number above it; and the extrapolation's diagnostics keep it."""
+    from sosproj.threads import blas_threads
+
+    lay, r = negative_residuals(seed=7)
+    w = mp.table_metric(lay)
+    assert lay.kernel_threads_used(2) == 1 and lay.kernel_threads_used(1) == 1   # 1,400 cells: below the threshold
+    with blas_threads(2):
+        _, info = MarginalProjector(lay, w, tol=1e-6, max_iter=20000).solve_dual(r, on_fail="raise", compiled=True)
+    assert info["threads"] == 1
+    monkeypatch.setattr(residuals, "THREAD_MIN_CELLS", 0)
+    assert lay.kernel_threads_used(2) == 2                                       # (the cores cap: kernel_threads)
+    assert lay.kernel_threads_used(len(lay.workload) + 1) == 1                  # more threads than tables
+    assert "threads" in mp._STEP_KEYS                                  # kept in info["extrapolation_projection"]
+
+
 def test_kernel_threads_follow_their_variable_else_the_blas_policy(monkeypatch):
     """``SOSPROJ_KERNEL_THREADS`` sets the compiled kernels' threads apart from the BLAS threads (capped at the
     cores; bad values refused); unset, the BLAS limit in force decides (the policy's 1 by default)."""

@@ -561,6 +561,14 @@ class ResidualLayout:
         tp = self._thread_plan(threads)
         return float(_fk.kernels()(*args) if tp is None else _fk.fused_normal_threaded(*tp, *args, threads=threads))
 
+    def kernel_threads_used(self, threads: int) -> int:
+        """The threads :meth:`dual_step` / :meth:`normal_min` actually use when asked for ``threads``: 1 below
+        :data:`THREAD_MIN_CELLS` cells or with fewer tables than threads, else ``threads``."""
+        threads = int(threads)
+        if threads <= 1 or self.tab_size < THREAD_MIN_CELLS or len(self.workload) < threads:
+            return 1
+        return threads
+
     def _thread_plan(self, threads: int) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray] | None:
         """``None`` for one thread (or fewer tables than threads, or fewer cells than :data:`THREAD_MIN_CELLS`); else
         what
@@ -568,10 +576,10 @@ class ResidualLayout:
         (:func:`sosproj.threads.worker_pool`), the table ranges' bounds (contiguous ranges of about equal cells:
         fixed by the layout and ``threads``), the restart test's row buffer and each table's offset in it
         (cached per thread count, but the pool; the buffer is reused: one call at a time per layout)."""
-        threads = int(threads)
-        tinfo = self._kernel_plan()[0]
-        if threads <= 1 or tinfo.shape[0] < threads or self.tab_size < THREAD_MIN_CELLS:
+        threads = self.kernel_threads_used(threads)
+        if threads <= 1:
             return None
+        tinfo = self._kernel_plan()[0]
         cache = getattr(self, "_thread_cache", None)
         if cache is None:
             cache = self._thread_cache = {}

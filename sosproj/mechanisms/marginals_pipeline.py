@@ -1240,7 +1240,7 @@ def _table_lnn(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, 
 
 #: Diagnostics of an ADMM run kept in ``info`` for the step that was not returned.
 _STEP_KEYS = ("iterations", "converged", "primal_residual", "dual_residual", "rho", "theta", "duality_gap", "time",
-              "warm_start", "moment_matrix_order", "residuals_converged", "relative_gap")
+              "warm_start", "moment_matrix_order", "residuals_converged", "relative_gap", "threads")
 
 
 def _lnn_then_psd(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:

@@ -534,7 +534,8 @@ class MarginalProjector:
         if switch == 0 and not lay.kernel_ready():                # numba unusable after all: numpy throughout
             switch = None
         compiled = switch == 0
-        n_threads = kernel_threads() if switch is not None else 1    # the policy's (1 unless the user chose more)
+        # the policy's (1 unless the user chose more), as the layout will use them (1 on small layouts)
+        n_threads = lay.kernel_threads_used(kernel_threads()) if switch is not None else 1
         # the numpy steps' and the average's work buffer (the compiled step needs none)
         diff = np.empty(lay.tab_size) if average or not compiled else None
         inv_uni = None
