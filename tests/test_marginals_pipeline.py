@@ -290,13 +290,17 @@ def test_auto_adds_the_psd_step_from_the_public_snr_threshold():
 
 def test_titanic_and_adult_public_snr_below_the_psd_threshold():
     """docs/marginals.md: Titanic's public SNR is 0.002-0.69 and Adult's 0.012-3.9 over epsilon 0.03-10 (from
-    the public domain and m alone), so ``"auto"`` reconstructs both with ``"lnn"``."""
-    for name, lo, hi in (("titanic", 0.002, 0.69), ("adult", 0.012, 3.9)):
+    the public domain and m alone), so ``"auto"`` reconstructs both with ``"lnn"``; and Adult's moment order
+    (1 + sum of sizes = 281) is above the PSD step's cost limit :data:`PSD_MAX_ORDER` (session 33), Titanic's (160)
+    below it."""
+    for name, lo, hi, order in (("titanic", 0.002, 0.69, 160), ("adult", 0.012, 3.9, 281)):
         ds = sp.load_dataset(name)
         lay = ResidualLayout(ds.domain.sizes, all_k_way(ds.n, 3))
         snr = [mp.public_snr(ds.m, e, lay) for e in (0.03, 10.0)]
         assert round(snr[0], 3) == lo and round(snr[1], 2 if hi < 1 else 1) == hi
-        assert max(snr) < mp.PSD_MIN_SNR and mp.onehot_psd(lay)
+        assert 1 + sum(ds.domain.sizes) == order
+        assert max(snr) < mp.PSD_MIN_SNR and mp.onehot_psd(lay) is (order <= mp.PSD_MAX_ORDER)
+    assert not mp.onehot_psd(ResidualLayout(sp.load_dataset("adult").domain.sizes, all_k_way(15, 2)))
 
 
 def test_auto_without_any_converged_step_says_unconverged():

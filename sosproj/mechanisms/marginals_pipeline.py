@@ -559,8 +559,13 @@ def residual_sensitivity(layout: ResidualLayout, s: np.ndarray, adjacency: Adjac
 #: loses up to 11% on the Dirichlet shapes (a wide near-uniform attribute's measured table is worse than the
 #: uniform one) and the shrinkage pulls those tables back (``benchmarks/results_catrule/pubrule31/``,
 #: docs/bench_allocation.md). Evaluated once after the choice: titanic 0.806x main at epsilon 0.3 (Fare measured),
-#: 0.965x at 1 (Age measured), identical releases elsewhere and on adult and nltcs.
-AUTO_SKIP_SNR = (2.5, 5.0, 8.0)
+#: 0.965x at 1 (Age measured), identical releases elsewhere and on adult and nltcs. **``(2.5, 5, 12)`` since
+#: session 33**: with every measured 2-3-way set shrunk (:data:`RESIDUAL_SHRINK`) the rule measured too many
+#: low-SNR 3-way sets; tau33's seen shapes (118 cells) 0.982, worst 1.030; the fresh set H (committed before its
+#: rows) 0.972, worst 1.019 [1.013, 1.026]; once on real data titanic 0.993 / 0.990 at epsilon 3 / 10, adult 0.999 /
+#: 0.995 / 0.987 / 0.924 / 0.971 at 0.1-10 (at 1 / 3 with the PSD step off, :data:`PSD_MAX_ORDER`), identical
+#: elsewhere (``benchmarks/results_catrule/lead33/``, docs/bench_allocation.md).
+AUTO_SKIP_SNR = (2.5, 5.0, 12.0)
 #: Share of the maximal sets below their threshold that one round of :func:`measured_sets` drops (the lowest
 #: set SNRs first) before it re-calibrates; 1: all of them at once (the rule). A study knob
 #: (``benchmarks/catrule_drop.py``): dropping half per round measured 0.987 on the fit shapes but 1.002 held out
@@ -1336,8 +1341,14 @@ def onehot_psd(layout: ResidualLayout) -> bool:
 
 
 #: Limits of the one-hot degree-2 PSD step of ``reconstruction="auto"`` (its map loops over the
-#: attribute pairs in Python; above them ``"auto"`` is ``"lnn"``).
-PSD_MAX_ORDER = 3000
+#: attribute pairs in Python; above them ``"auto"`` is ``"lnn"``). The order limit (``1 + sum n_i``, public) is a
+#: cost limit since session 33 (3000 before): every ADMM iteration of the step decomposes the order-``d`` moment
+#: matrix, and on adult (``d = 281``) the step ran ~800-2,000 iterations, 11-35 s CPU, 3-10x the whole release
+#: (``benchmarks/results_catrule/lead33/notes.md``), where issue 14 asks for <= 0.1x MST's runtime. 200 sits
+#: between every synthetic shape of the allocation studies (``d <= 160``; the step runs there only at ``d <= 98``)
+#: and adult, so no release of the studies' grid changes (``lead33/psd_census.txt``); ``reconstruction="lnn-psd"``
+#: asks for the step at any order.
+PSD_MAX_ORDER = 200
 PSD_MAX_PAIRS = 500
 
 
