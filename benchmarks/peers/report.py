@@ -9,6 +9,7 @@ Rows: the run files ``v4_*.jsonl``, then ``v5_*.jsonl``, ``v6_*.jsonl``, ``v7_*.
 per-order skip thresholds, session 29), ``v14_*.jsonl`` (titanic default rows with the private 1-way selection,
 session 30), ``v15_*.jsonl`` (titanic default rows with the 1-way bar 2.5 and its James-Stein shrinkage, session 31),
 ``v16_*.jsonl`` (titanic and adult default rows with the 2-3-way James-Stein shrinkage, session 32)
+and ``v17_*.jsonl`` (titanic and adult default rows with the 3-way bar 12 and the PSD step's order limit, session 33)
 (``--prefix``, in that order:
 a later version's row replaces the earlier one with the same (dataset, method, epsilon, seed), e.g. the
 default re-run after the one-hot PSD fallback while the peers' ``v4`` rows of the same seeds stay, or
@@ -50,7 +51,7 @@ def t975(n: int) -> float:
 
 #: Row files of the current runs (sosproj and the linear peers), read in this order (a later prefix's row
 #: replaces an earlier one's with the same key); older files are kept, never read.
-PREFIXES = ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_", "v16_")
+PREFIXES = ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_", "v16_", "v17_")
 #: AIM / MST rows (written by their own runner): read whatever the prefix.
 PGM_GLOB = "pgm*.jsonl"
 
