@@ -1343,7 +1343,8 @@ def onehot_psd(layout: ResidualLayout) -> bool:
 #: Limits of the one-hot degree-2 PSD step of ``reconstruction="auto"`` (its map loops over the
 #: attribute pairs in Python; above them ``"auto"`` is ``"lnn"``). The order limit (``1 + sum n_i``, public) is a
 #: cost limit since session 33 (3000 before): every ADMM iteration of the step decomposes the order-``d`` moment
-#: matrix, and on adult (``d = 281``) the step ran ~800-2,000 iterations, 11-35 s CPU, 3-10x the whole release
+#: matrix, and on adult (``d = 281``) the step ran 965 iterations at epsilon 1 (seed 0) and took 11-35 s CPU at
+#: 1 / 3, 3-10x the whole release
 #: (``benchmarks/results_catrule/lead33/notes.md``), where issue 14 asks for <= 0.1x MST's runtime. 200 sits
 #: between every synthetic shape of the allocation studies (``d <= 160``; the step runs there only at ``d <= 98``)
 #: and adult, so no release of the studies' grid changes (``lead33/psd_census.txt``); ``reconstruction="lnn-psd"``
