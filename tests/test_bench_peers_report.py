@@ -8,7 +8,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from peers.report import PREFIXES, load_rows  # noqa: E402
+from peers.report import PREFIXES, aggregate, load_rows, make_tables, mixed_cells, row_version  # noqa: E402
+
+RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results_peers"
 
 
 def _write(path: Path, rows: list[dict]) -> None:
@@ -21,7 +23,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_",
-                        "v16_", "v17_")
+                        "v16_", "v17_", "v18_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -122,3 +124,33 @@ def test_v10_rows_replace_v9_rows_and_v1_files_are_not_read(tmp_path):
     _write(tmp_path / "v1_adult.jsonl", [_row("sosproj", 1.0, 0, 9.9, "adult")])
     got = {(r["epsilon"], r["seed"]): r["l1"] for r in load_rows(tmp_path)}
     assert got == {(1.0, 0): 0.24, (3.0, 0): 0.16}
+
+
+def test_row_version_reads_the_file_prefix():
+    assert row_version("v18_nltcs.jsonl") == "v18"
+    assert row_version("v4_nltcs_sosproj.jsonl") == "v4"
+    assert row_version("pgm_v4.jsonl") == "pgm_v4"
+
+
+def test_a_cell_that_mixes_two_versions_is_flagged_and_marked(tmp_path):
+    """Seeds 0-1 re-run in v18 beside a v5 seed 2: the default's cell mixes two versions of the code."""
+    _write(tmp_path / "v5_nltcs.jsonl", [_row("sosproj", 0.03, s, 0.2, "nltcs") for s in range(3)]
+           + [_row("tables", 0.03, s, 0.2, "nltcs") for s in range(3)])
+    _write(tmp_path / "v18_nltcs.jsonl", [_row("sosproj", 0.03, s, 0.19, "nltcs") for s in range(2)])
+    rows = load_rows(tmp_path)
+    assert mixed_cells(rows) == {("nltcs", "sosproj", 0.03): {"v5": 1, "v18": 2}}
+    for r in rows:
+        r.update(seconds=1.0, rmse=1.0, peak_mib=None)
+    text = make_tables(aggregate(rows), rows)
+    l1_row = next(line for line in text.splitlines() if line.startswith("| 0.03 |"))
+    assert l1_row.count("‡") == 1                       # the default's cell, not the peer's
+    assert "| nltcs | sosproj default | v18: 2, v5: 1 |" in text
+    # re-running the last seed makes the cell single-version again
+    _write(tmp_path / "v18_nltcs.jsonl", [_row("sosproj", 0.03, s, 0.19, "nltcs") for s in range(3)])
+    assert mixed_cells(load_rows(tmp_path)) == {}
+
+
+def test_the_default_cells_of_the_stored_rows_are_single_version():
+    """Every cell of the default in docs/bench_peers.md comes from one version of the code (a partial re-run must
+    re-run every seed of the cell, or none)."""
+    assert mixed_cells(load_rows(RESULTS)) == {}

@@ -9,12 +9,19 @@ Rows: the run files ``v4_*.jsonl``, then ``v5_*.jsonl``, ``v6_*.jsonl``, ``v7_*.
 per-order skip thresholds, session 29), ``v14_*.jsonl`` (titanic default rows with the private 1-way selection,
 session 30), ``v15_*.jsonl`` (titanic default rows with the 1-way bar 2.5 and its James-Stein shrinkage, session 31),
 ``v16_*.jsonl`` (titanic and adult default rows with the 2-3-way James-Stein shrinkage, session 32)
-and ``v17_*.jsonl`` (titanic and adult default rows with the 3-way bar 12 and the PSD step's order limit, session 33)
+``v17_*.jsonl`` (titanic and adult default rows with the 3-way bar 12 and the PSD step's order limit, session 33)
+and ``v18_*.jsonl`` (nltcs and planted32 default rows re-run on the current binary pipeline, session 34)
 (``--prefix``, in that order:
 a later version's row replaces the earlier one with the same (dataset, method, epsilon, seed), e.g. the
 default re-run after the one-hot PSD fallback while the peers' ``v4`` rows of the same seeds stay, or
 the planted64 default re-run in ``v6`` while the peers' ``v5`` rows stay), and the AIM / MST rows
 ``pgm*.jsonl``; older row files stay in the folder and are not read.
+
+Provenance: every row keeps the name of its file (``row_file``). A cell of one of sosproj's own methods whose rows
+come from more than one version (``vN_``) mixes two versions of the code, e.g. a re-run of seeds 0-4 beside
+older seeds 5-99; such a cell is marked ``‡`` in the tables, and the section "Row versions" lists the versions
+behind every cell of sosproj's methods (``tests/test_bench_peers_report.py`` requires the default's cells to be
+single-version).
 
 Statistics: mean over seeds with a 95% Student-t interval; ratio ``default / best peer`` of means with a
 delta-method 95% upper end ``r (1 + sqrt((h_a/a)^2 + (h_b/b)^2))`` (``h`` = half-widths; as if the
@@ -51,7 +58,8 @@ def t975(n: int) -> float:
 
 #: Row files of the current runs (sosproj and the linear peers), read in this order (a later prefix's row
 #: replaces an earlier one's with the same key); older files are kept, never read.
-PREFIXES = ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_", "v16_", "v17_")
+PREFIXES = ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_", "v16_", "v17_",
+            "v18_")
 #: AIM / MST rows (written by their own runner): read whatever the prefix.
 PGM_GLOB = "pgm*.jsonl"
 
@@ -67,8 +75,31 @@ def load_rows(results: Path, prefixes: tuple[str, ...] | list[str] = PREFIXES) -
         for x in f.read_text().splitlines():
             if x.strip():
                 r = json.loads(x)
+                r["row_file"] = f.name
                 rows[(r["dataset"], r["method"], float(r["epsilon"]), int(r["seed"]))] = r
     return list(rows.values())
+
+
+def row_version(row_file: str) -> str:
+    """The version of a row file: its ``vN`` prefix (``"v18"`` for ``v18_nltcs.jsonl``), else its stem
+    (``"pgm_v4"``)."""
+    head = row_file.split("_", 1)[0]
+    return head if head[:1] == "v" and head[1:].isdigit() else row_file.rsplit(".", 1)[0]
+
+
+def cell_versions(rows: list[dict]) -> dict:
+    """``{(dataset, method, epsilon): {version: number of rows}}`` over the rows (:func:`row_version` of each
+    row's ``row_file``; rows without one count as ``"?"``)."""
+    out: dict = defaultdict(lambda: defaultdict(int))
+    for r in rows:
+        v = row_version(r["row_file"]) if "row_file" in r else "?"
+        out[(r["dataset"], r["method"], float(r["epsilon"]))][v] += 1
+    return {k: dict(v) for k, v in out.items()}
+
+
+def mixed_cells(rows: list[dict], methods: tuple[str, ...] = ("sosproj",)) -> dict:
+    """The cells of ``methods`` whose rows come from more than one version (see :func:`cell_versions`)."""
+    return {k: v for k, v in cell_versions(rows).items() if k[1] in methods and len(v) > 1}
 
 
 def aggregate(rows: list[dict]) -> dict:
@@ -123,6 +154,8 @@ def fmt_paired(pr: tuple[float, float, float, int] | None) -> str:
 
 def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
     rows = rows or []
+    own = tuple(m for m in ORDER if m.startswith("sosproj"))
+    mixed = mixed_cells(rows, own)
     lines = []
     datasets = [d for d in DATASETS if any(k[0] == d for k in agg)]
     for ds in datasets:
@@ -143,6 +176,8 @@ def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
                     s = f"{fmt(a['l1'])} ± {fmt(a['h'])} (n={a['n']})"
                     if not a["converged"]:
                         s += " †"
+                    if (ds, m, e) in mixed:
+                        s += " ‡"
                     cells.append(s)
             lines.append(f"| {e:g} | " + " | ".join(cells) + " |")
         lines.append("")
@@ -207,7 +242,22 @@ def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
             cells.append("" if a is None else f"{fmt(a['seconds'])} s, {fmt(a['peak_mib'])} MiB")
         lines.append(f"| {ds} | " + " | ".join(cells) + " |")
     lines += ["", "† GReM-LNN stopped at its iteration cap before the tolerance (0.1 counts) on at least one seed.",
-              ""]
+              "‡ the cell's rows come from more than one version of sosproj (see Row versions).", ""]
+    # provenance of sosproj's own cells
+    versions = cell_versions(rows)
+    lines += ["#### Row versions of sosproj's cells (row file prefix: rows)", "",
+              "| dataset | method | " + " | ".join(f"{e:g}" for e in sorted({k[2] for k in agg})) + " |",
+              "|---|---|" + "---|" * len({k[2] for k in agg})]
+    for ds in datasets:
+        for m in own:
+            if not any(k[0] == ds and k[1] == m for k in versions):
+                continue
+            cells = []
+            for e in sorted({k[2] for k in agg}):
+                v = versions.get((ds, m, e))
+                cells.append("" if v is None else ", ".join(f"{x}: {n}" for x, n in sorted(v.items())))
+            lines.append(f"| {ds} | {LABEL[m]} | " + " | ".join(cells) + " |")
+    lines.append("")
     return "\n".join(lines)
 
 
