@@ -8,7 +8,16 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
 
-from peers.report import PREFIXES, aggregate, load_rows, make_tables, mixed_cells, row_version  # noqa: E402
+from peers.report import (  # noqa: E402
+    PREFIXES,
+    aggregate,
+    load_pgm_runs,
+    load_rows,
+    make_tables,
+    mixed_cells,
+    row_version,
+    targets_block,
+)
 
 RESULTS = Path(__file__).resolve().parents[1] / "benchmarks" / "results_peers"
 
@@ -156,3 +165,51 @@ def test_the_stored_cells_of_sosproj_are_single_version():
     rows = load_rows(RESULTS)
     assert mixed_cells(rows) == {}
     assert mixed_cells(rows, ("sosproj", "sosproj_sel", "sosproj_rp", "sosproj_lnn")) == {}
+
+
+def test_every_stored_aim_or_mst_run_counts_once(tmp_path):
+    """AIM / MST runs from pgm*.jsonl and from studies' rows*.jsonl: a run stored twice (same error) counts once,
+    runs never replace each other, a cut-off counts once per seed, ``wall_s`` stands in for ``seconds``."""
+    aim = [_row("aim", 1.0, 0, 0.70), _row("mst", 1.0, 0, 0.80)]
+    _write(tmp_path / "pgm.jsonl", aim)
+    _write(tmp_path / "pgm_v4.jsonl", aim + [dict(_row("aim", 1.0, 0, None, "nltcs"), cutoff=True)])
+    (tmp_path / "study").mkdir()
+    _write(tmp_path / "study" / "rows_aim1.jsonl", [dict(_row("aim", 1.0, 7, 0.72), wall_s=90.0),
+                                                     dict(_row("aim", 1.0, 8, 0.70), wall_s=95.0),
+                                                     _row("sosproj", 1.0, 7, 0.69)])
+    _write(tmp_path / "study" / "notes.jsonl", [_row("aim", 1.0, 0, 0.5)])      # not a rows*.jsonl file
+    runs = load_pgm_runs(tmp_path)
+    got = sorted((r["dataset"], r["method"], r["seed"], r["l1"]) for r in runs)
+    assert got == [("nltcs", "aim", 0, None), ("titanic", "aim", 0, 0.70), ("titanic", "aim", 1, 0.72),
+                   ("titanic", "mst", 0, 0.80)]
+    assert {r["l1"]: r["row_file"] for r in runs if r["method"] == "aim"}[0.72] == "study/rows_aim1.jsonl"
+    assert [r["seconds"] for r in runs if r["l1"] == 0.72] == [90.0]
+
+
+def test_the_targets_block_states_a_miss_and_a_met_cell(tmp_path):
+    rows = []
+    for s in range(3):
+        rows += [_row("sosproj", 0.3, s, 0.5 + 0.01 * s), _row("rp_trunc", 0.3, s, 1.2), _row("rp", 0.3, s, 1.3),
+                 _row("sosproj", 1.0, s, 0.7), _row("grem_lnn", 1.0, s, 0.69 + 0.001 * s), _row("rp_trunc", 1.0, s, 1.5)]
+    rows += [_row("aim", 1.0, 0, 0.8), _row("aim", 1.0, 1, 0.75)]
+    for r in rows:
+        r.update(seconds=1.0, rmse=1.0, peak_mib=None)
+    text = targets_block(aggregate(rows), rows)
+    line = {t.split(" | ")[0]: t for t in text.splitlines()}
+    assert "titanic 1: 1.0" in line["| default <= best linear peer (paired ratio <= 1.00, upper <= 1.03)"]
+    assert "titanic 0.3: 0.4" not in text and " | 1 | - | - |" in line[
+        "| titanic, adult at epsilon <= 0.3: <= 0.5x RP+truncate (paired)"]
+    assert "titanic 1: 0.903 (upper" in line["| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means)"]
+
+
+def test_the_generated_docs_are_what_the_stored_rows_give():
+    """docs/bench_peers.md and docs/benchmarks.md hold exactly what report.py writes from the stored rows (no
+    stale number: re-run ``python benchmarks/peers/report.py`` after adding rows)."""
+    rows = load_rows(RESULTS)
+    agg = aggregate(rows)
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    for page, tag, text in [("bench_peers.md", "generated", make_tables(agg, rows)),
+                            ("benchmarks.md", "peers-targets", targets_block(agg, rows))]:
+        s = (docs / page).read_text()
+        a, b = f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
+        assert s[s.index(a) + len(a):s.index(b)] == "\n" + text + "\n", page

@@ -14,8 +14,9 @@ and ``v18_*.jsonl`` (nltcs and planted32 default rows re-run on the current bina
 (``--prefix``, in that order:
 a later version's row replaces the earlier one with the same (dataset, method, epsilon, seed), e.g. the
 default re-run after the one-hot PSD fallback while the peers' ``v4`` rows of the same seeds stay, or
-the planted64 default re-run in ``v6`` while the peers' ``v5`` rows stay), and the AIM / MST rows
-``pgm*.jsonl``; older row files stay in the folder and are not read.
+the planted64 default re-run in ``v6`` while the peers' ``v5`` rows stay); older row files stay in the folder and
+are not read. AIM and MST: every stored run, from ``pgm*.jsonl`` and from the studies' ``rows*.jsonl`` files
+below the results folder (AIM / MST noise is unseeded, so each run is one more draw; :func:`load_pgm_runs`).
 
 Provenance: every row keeps the name of its file (``row_file``). A cell of one of sosproj's own methods whose rows
 come from more than one version (``vN_``) mixes two versions of the code, e.g. a re-run of seeds 0-4 beside
@@ -60,24 +61,61 @@ def t975(n: int) -> float:
 #: replaces an earlier one's with the same key); older files are kept, never read.
 PREFIXES = ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_", "v16_", "v17_",
             "v18_")
-#: AIM / MST rows (written by their own runner): read whatever the prefix.
+#: AIM / MST rows (written by their own runner, ``benchmarks/peers/run_private_pgm.py``, directly or through the
+#: studies' harnesses): read whatever the prefix, every row of method ``aim`` / ``mst`` in these files
+#: (:func:`load_pgm_runs`).
 PGM_GLOB = "pgm*.jsonl"
+PGM_RUN_GLOBS = (PGM_GLOB, "**/rows*.jsonl")
 
 
 def load_rows(results: Path, prefixes: tuple[str, ...] | list[str] = PREFIXES) -> list[dict]:
-    """Every stored row of the current runs (``{prefix}*.jsonl`` for each prefix, in the order given) and
-    the AIM / MST rows (``pgm*.jsonl``), one per (dataset, method, epsilon, seed): the LAST read wins,
+    """Every stored row of the current runs (``{prefix}*.jsonl`` for each prefix, in the order given), one per
+    (dataset, method, epsilon, seed), and every stored AIM / MST run (:func:`load_pgm_runs`): the LAST read wins,
     files in prefix order then file-name order (so a ``v5_`` row replaces the ``v4_`` row of its key, and a
     ``v6_`` row the ``v5_`` one)."""
     rows: dict = {}
-    files = [f for p in prefixes for f in sorted(results.glob(f"{p}*.jsonl"))] + sorted(results.glob(PGM_GLOB))
+    files = [f for p in prefixes for f in sorted(results.glob(f"{p}*.jsonl"))]
     for f in files:
         for x in f.read_text().splitlines():
             if x.strip():
                 r = json.loads(x)
                 r["row_file"] = f.name
                 rows[(r["dataset"], r["method"], float(r["epsilon"]), int(r["seed"]))] = r
-    return list(rows.values())
+    return list(rows.values()) + load_pgm_runs(results)
+
+
+def load_pgm_runs(results: Path) -> list[dict]:
+    """Every AIM / MST run stored under ``results`` (:data:`PGM_RUN_GLOBS`), once each.
+
+    AIM and MST draw unseeded noise, so every stored run is an independent draw and all of them count. The same
+    run recorded in two files (``pgm.jsonl`` and ``pgm_v4.jsonl``, a study's copy) has the same error to 12 digits
+    and is kept once (the first file read); a cut-off run (``l1`` null) is kept once per (cell, seed). Each kept
+    run gets ``seed`` = its index in the cell (so runs never replace each other), ``seconds`` (its own, or
+    ``wall_s`` where the study recorded that) and ``row_file`` (its file, relative to ``results``).
+    """
+    runs: dict = {}
+    for pattern in PGM_RUN_GLOBS:
+        for f in sorted(results.glob(pattern)):
+            for x in f.read_text().splitlines():
+                if not x.strip():
+                    continue
+                r = json.loads(x)
+                if r.get("method") not in ("aim", "mst"):
+                    continue
+                cell = (r["dataset"], r["method"], float(r["epsilon"]))
+                run = round(float(r["l1"]), 12) if r.get("l1") is not None else ("cut off", r.get("seed"))
+                if (cell, run) in runs:
+                    continue
+                r = dict(r, row_file=str(f.relative_to(results)))
+                r.setdefault("seconds", r.get("wall_s"))
+                runs[(cell, run)] = r
+    count: dict = defaultdict(int)
+    out = []
+    for (cell, _), r in runs.items():
+        r["seed"] = count[cell]
+        count[cell] += 1
+        out.append(r)
+    return out
 
 
 def row_version(row_file: str) -> str:
@@ -112,13 +150,13 @@ def aggregate(rows: list[dict]) -> dict:
         l1 = np.array([r["l1"] for r in ok])
         n = len(l1)
         agg = {"n": n, "cutoffs": len(rs) - n,
-               "seconds": float(np.median([r["seconds"] for r in rs])) if rs else math.nan,
+               "seconds": float(np.median([r["seconds"] for r in rs if r.get("seconds") is not None] or [math.nan])),
                "peak_mib": max([r["peak_mib"] for r in rs if r.get("peak_mib") is not None], default=math.nan),
                "converged": all(r.get("converged", True) for r in ok)}
         if n:
             agg["l1"] = float(l1.mean())
             agg["h"] = float(t975(n) * l1.std(ddof=1) / math.sqrt(n)) if n > 1 else math.inf
-            agg["rmse"] = float(np.mean([r["rmse"] for r in ok]))
+            agg["rmse"] = float(np.mean([r.get("rmse", math.nan) for r in ok]))
         out[key] = agg
     return out
 
@@ -261,6 +299,71 @@ def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
     return "\n".join(lines)
 
 
+#: Issue 14's error targets, checked cell by cell from the rows (:func:`targets_block`).
+TARGET_DATASETS = ("nltcs", "titanic", "adult")
+#: the linear-peer bar: paired ratio <= 1.00 and the upper end of its 95% interval <= 1.03
+BAR_RATIO, BAR_UPPER = 1.00, 1.03
+#: at epsilon <= 0.3 on titanic and adult: paired ratio against RP + truncate <= 0.5
+TRUNC_EPS, TRUNC_RATIO = 0.3, 0.5
+#: against AIM and MST at these epsilons: ratio of means <= 1.0
+PGM_EPS = (0.3, 1.0, 3.0)
+
+
+def targets_block(agg: dict, rows: list[dict]) -> str:
+    """Issue 14's error targets at a glance, every cell computed from the stored rows (docs/benchmarks.md).
+
+    * the default against the best linear peer of the cell (RP, RP + truncate, GReM-LNN, equal tables + cube):
+      paired ratio <= 1.00 with the upper end of its 95% interval <= 1.03;
+    * titanic and adult at epsilon <= 0.3: paired ratio against RP + truncate <= 0.5;
+    * against AIM and MST at epsilon 0.3, 1, 3: ratio of means <= 1.0 (every stored run; cut-off runs and cells
+      without a run are listed as such). Their runtime target is a same-run measurement, not in these rows.
+    """
+    def paired(ds: str, e: float, peer: str) -> tuple[float, float, float, int] | None:
+        return paired_ratio(rows, ds, e, "sosproj", peer)
+
+    out = ["| target | cells met | cells missed (value) | not measured |", "|---|---|---|---|"]
+    met, missed = [], []
+    for ds in TARGET_DATASETS:
+        for e in sorted({k[2] for k in agg if k[0] == ds}):
+            peers = [(agg[(ds, p, e)]["l1"], p) for p in LINEAR_PEERS if "l1" in agg.get((ds, p, e), {})]
+            if not peers or "l1" not in agg.get((ds, "sosproj", e), {}):
+                continue
+            best = min(peers)[1]
+            pr = paired(ds, e, best)
+            if pr is None:
+                continue
+            ok = pr[0] <= BAR_RATIO and pr[2] <= BAR_UPPER
+            (met if ok else missed).append(f"{ds} {e:g}: {pr[0]:.3f} [{pr[1]:.3f}, {pr[2]:.3f}] vs {LABEL[best]}")
+    out.append(f"| default <= best linear peer (paired ratio <= {BAR_RATIO:.2f}, upper <= {BAR_UPPER:.2f}) | "
+               f"{len(met)} | {'; '.join(missed) or '-'} | - |")
+    met, missed = [], []
+    for ds in ("titanic", "adult"):
+        for e in sorted({k[2] for k in agg if k[0] == ds and k[2] <= TRUNC_EPS}):
+            pr = paired(ds, e, "rp_trunc")
+            if pr is None:
+                continue
+            (met if pr[0] <= TRUNC_RATIO else missed).append(f"{ds} {e:g}: {pr[0]:.3f}")
+    out.append(f"| titanic, adult at epsilon <= {TRUNC_EPS:g}: <= {TRUNC_RATIO}x RP+truncate (paired) | {len(met)} | "
+               f"{'; '.join(missed) or '-'} | - |")
+    for peer in ("aim", "mst"):
+        met, missed, cut, absent = [], [], [], []
+        for ds in TARGET_DATASETS:
+            for e in PGM_EPS:
+                d, a = agg.get((ds, "sosproj", e)), agg.get((ds, peer, e))
+                if a is None or d is None:
+                    absent.append(f"{ds} {e:g}")
+                elif "l1" not in a:
+                    cut.append(f"{ds} {e:g}: {LABEL[peer]} cut off at {fmt(a['seconds'])} s")
+                else:
+                    r, up = ratio(d, a) if a["n"] > 1 else (d["l1"] / a["l1"], math.nan)
+                    note = f"{r:.3f} (upper {fmt(up)}, {a['n']} runs)" if math.isfinite(up) else f"{r:.3f} (one run)"
+                    (met if r <= 1.0 else missed).append(f"{ds} {e:g}: {note}")
+        out.append(f"| error <= 1.0x {LABEL[peer]} at epsilon 0.3, 1, 3 (ratio of means) | {len(met)}: "
+                   f"{'; '.join(met) or '-'} | {'; '.join(missed) or '-'} | "
+                   f"{'; '.join(cut + ([', '.join(absent) + ': not run'] if absent else [])) or '-'} |")
+    return "\n".join(out)
+
+
 def plot(agg: dict, img: Path) -> None:
     import matplotlib
 
@@ -302,21 +405,29 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--results", default=str(ROOT / "benchmarks/results_peers"))
     ap.add_argument("--doc", default=str(ROOT / "docs/bench_peers.md"))
     ap.add_argument("--img", default=str(ROOT / "docs/img/bench_peers.png"))
+    ap.add_argument("--targets-doc", default=str(ROOT / "docs/benchmarks.md"),
+                    help="the page whose generated part gets the issue-14 targets table")
     ap.add_argument("--prefix", nargs="+", default=list(PREFIXES),
                     help="row files of the current runs, PREFIX*.jsonl, read in this order (later rows win)")
     args = ap.parse_args(argv)
     rows = load_rows(Path(args.results), args.prefix)
     agg = aggregate(rows)
     text = make_tables(agg, rows)
-    doc = Path(args.doc)
-    if doc.exists():
-        s = doc.read_text()
-        a, b = "<!-- generated:start -->", "<!-- generated:end -->"
-        if a in s and b in s:
-            s = s[:s.index(a) + len(a)] + "\n" + text + "\n" + s[s.index(b):]
-            doc.write_text(s)
+    write_generated(Path(args.doc), text)
+    write_generated(Path(args.targets_doc), targets_block(agg, rows), "peers-targets")
     plot(agg, Path(args.img))
     print(text)
+
+
+def write_generated(doc: Path, text: str, tag: str = "generated") -> None:
+    """Replace the part of ``doc`` between ``<!-- {tag}:start -->`` and ``<!-- {tag}:end -->`` by ``text``
+    (nothing happens when the file or a marker is missing)."""
+    if not doc.exists():
+        return
+    s = doc.read_text()
+    a, b = f"<!-- {tag}:start -->", f"<!-- {tag}:end -->"
+    if a in s and b in s:
+        doc.write_text(s[:s.index(a) + len(a)] + "\n" + text + "\n" + s[s.index(b):])
 
 
 if __name__ == "__main__":
