@@ -190,7 +190,8 @@ def test_the_targets_block_states_a_miss_and_a_met_cell(tmp_path):
     rows = []
     for s in range(3):
         rows += [_row("sosproj", 0.3, s, 0.5 + 0.01 * s), _row("rp_trunc", 0.3, s, 1.2), _row("rp", 0.3, s, 1.3),
-                 _row("sosproj", 1.0, s, 0.7), _row("grem_lnn", 1.0, s, 0.69 + 0.001 * s), _row("rp_trunc", 1.0, s, 1.5)]
+                 _row("sosproj", 1.0, s, 0.7), _row("grem_lnn", 1.0, s, 0.69 + 0.001 * s),
+                 _row("rp_trunc", 1.0, s, 1.5)]
     rows += [_row("aim", 1.0, 0, 0.8), _row("aim", 1.0, 1, 0.75)]
     for r in rows:
         r.update(seconds=1.0, rmse=1.0, peak_mib=None)
