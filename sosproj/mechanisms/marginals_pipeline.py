@@ -612,6 +612,18 @@ ONE_WAY_FLOOR = 0.0
 #: Study knob (session 31, not adopted: worst cell 1.047-1.054 on the fit shapes): the 1-way sets of attributes with
 #: fewer than this many values keep the bar ``max(tau_1, ONE_WAY_SHRINK_BAND)``; 0: off (the rule).
 ONE_WAY_LOW_MIN_SIZE = 0
+#: Study knob (session 34, branch oneway34; ``benchmarks/results_catrule/oneway34/``): ``True`` shrinks the measured
+#: 1-way sets below :data:`ONE_WAY_SHRINK_BAND` with ``q = n_i - 1 <= 2`` (the 2-3-value attributes, which
+#: James-Stein leaves alone) by the Stein-type factor ``max(0, 1 - c q sigma^2 / ||y||^2)`` (offset 0), the
+#: ``q >= 3`` sets by James-Stein as before: stein31's "hybrid" (fresh set E 0.992, worst 1.012). ``False``: the rule.
+ONE_WAY_SHRINK_SMALL = False
+#: Study knob (session 34, branch oneway34): a "low-SNR floor" of :func:`measured_sets`. When the rule's family
+#: has no set of order >= 2 (:data:`ONE_WAY_LOW_SNR_WHEN` ``"no-higher"``) or a single non-empty set (``"one"``),
+#: the 1-way bar ``tau_1`` is lowered to this value and the rule re-run (public: the condition reads the rule's own
+#: public choice). ``None``: off (the rule).
+ONE_WAY_LOW_SNR_FLOOR: float | None = None
+#: When :data:`ONE_WAY_LOW_SNR_FLOOR` applies: ``"one"`` or ``"no-higher"`` (see there).
+ONE_WAY_LOW_SNR_WHEN = "one"
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, ...]:
@@ -744,6 +756,13 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
         if low.size >= int(keep.sum()) - 1:          # never drop every set: keep the best one
             low = low[low != low[np.argmax(snr[low])]]
         keep[low] = False
+    floor = ONE_WAY_LOW_SNR_FLOOR
+    if floor is not None and len(taus) > 1 and taus[0] > floor:
+        higher = any(keep[i] for i, A in enumerate(sets) if len(A) >= 2)
+        n_kept = int((keep & nonempty).sum())
+        if (not higher) if ONE_WAY_LOW_SNR_WHEN == "no-higher" else n_kept <= 1:
+            return measured_sets(layout, s, spec_args, m, (floor, *taus[1:]), keep_sets=keep_sets,
+                                 drop_sets=drop_sets)
     return keep
 
 
@@ -980,6 +999,8 @@ def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
             continue
         q = math.prod(layout.sizes[a] - 1 for a in A)
         off = off1 if len(A) == 1 else 2
+        if len(A) == 1 and ONE_WAY_SHRINK_SMALL and q <= 2:
+            off = 0                                  # the hybrid (study knob): Stein-type factor with q
         if q <= max(off, 0) or q < 1:
             continue
         y = layout.residual(r, A)
