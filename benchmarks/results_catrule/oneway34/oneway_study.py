@@ -53,7 +53,7 @@ from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
 #: Fresh held-out set I (session 34): see notes.md for the time it was committed (before any set-I row).
 SEED_I = 34128801
 SET_I: dict[str, tuple] = {
-    # defined at 01:58 UTC on 2026-11-28, before any fit row and before any set-I row (committed with the rule)
+    # defined at 01:57 UTC on 2026-11-28, before any fit row and before any set-I row (committed with the rule)
     # small attributes at small m (the known losses: cat8-m400, cat10-m300, cat8-a2-m800)
     "i-small-m350": ("dir", [2, 3, 2, 4, 3, 2, 5, 3], 350, 0.5, 3),
     "i-small10-m300": ("dir", [3, 2, 2, 6, 2, 3, 4, 2, 3, 2], 300, 0.7, 4),
