@@ -624,6 +624,10 @@ ONE_WAY_SHRINK_SMALL = False
 ONE_WAY_LOW_SNR_FLOOR: float | None = None
 #: When :data:`ONE_WAY_LOW_SNR_FLOOR` applies: ``"one"`` or ``"no-higher"`` (see there).
 ONE_WAY_LOW_SNR_WHEN = "one"
+#: Study knob (session 34, branch oneway34, round 2): the measured 1-way sets whose public set SNR is below this
+#: value get the Stein-type factor with ``q`` (offset 0, every ``q >= 1``) instead of James-Stein's ``q - 2``: a
+#: stronger pull to the uniform table for the sets a lower bar admits. 0: off (the rule).
+ONE_WAY_STRONG_BELOW = 0.0
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, ...]:
@@ -999,8 +1003,8 @@ def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
             continue
         q = math.prod(layout.sizes[a] - 1 for a in A)
         off = off1 if len(A) == 1 else 2
-        if len(A) == 1 and ONE_WAY_SHRINK_SMALL and q <= 2:
-            off = 0                                  # the hybrid (study knob): Stein-type factor with q
+        if len(A) == 1 and ((ONE_WAY_SHRINK_SMALL and q <= 2) or snr[i] < ONE_WAY_STRONG_BELOW):
+            off = 0                                  # the hybrid / the strong band (study knobs): factor with q
         if q <= max(off, 0) or q < 1:
             continue
         y = layout.residual(r, A)

@@ -11,6 +11,8 @@ Variants (public: sizes, m, epsilon, delta; library knobs of ``marginals_pipelin
 * ``C<x>``: the low-SNR floor when the rule keeps a single non-empty set (``ONE_WAY_LOW_SNR_FLOOR = x``,
   ``ONE_WAY_LOW_SNR_WHEN = "one"``), with the hybrid.
 * ``N<x>``: the floor when the rule keeps no set of order >= 2 (``"no-higher"``), with the hybrid.
+* ``<V>s`` (round 2): variant ``V`` with the factor ``1 - q sigma^2 / ||y||^2`` (offset 0) on every measured 1-way
+  set whose public set SNR is below 2.5 (``ONE_WAY_STRONG_BELOW = 2.5``: the sets a lower bar admits).
 
 Same seed = same generator (paired: the sets both variants measure get the same standard normals). A variant whose
 noise scales equal main's and whose hybrid acts on no set (public) is main's release: printed with the tag ``same``.
@@ -97,6 +99,8 @@ def knobs(v: str) -> dict[str, object]:
         return {}
     if v == "A":
         return {"ONE_WAY_SHRINK_SMALL": True}
+    if v.endswith("s"):                 # round 2: the sets below the old bar 2.5 get the factor with q (offset 0)
+        return {**knobs(v[:-1]), "ONE_WAY_STRONG_BELOW": 2.5}
     x = float(v[1:])
     if v[0] == "B":
         return {"ONE_WAY_SHRINK_SMALL": True, "AUTO_SKIP_SNR": (x, *mp.AUTO_SKIP_SNR[1:])}
@@ -124,17 +128,20 @@ def sigmas(sizes: list[int], m: int, eps: float, v: str) -> np.ndarray:
         return tau_study.sigmas_of(sizes, m, eps, mp.AUTO_SKIP_SNR)[0]
 
 
-def small_shrunk(sizes: list[int], m: int, sig: np.ndarray) -> list[int]:
-    """Attributes whose measured 1-way set the hybrid shrinks and James-Stein does not (q <= 2, below the band)."""
+def small_shrunk(sizes: list[int], m: int, sig: np.ndarray, strong: float = 0.0) -> list[int]:
+    """Attributes whose measured 1-way set the hybrid shrinks and James-Stein does not (q <= 2, below the band), and
+    (round 2) those below ``strong`` whose factor uses ``q`` instead of ``q - 2``."""
     layout = tau_study.layout_of(sizes)
     snr = mp.set_snr(layout, sig, m)
     return [A[0] for i, A in enumerate(layout.residual_sets)
-            if len(A) == 1 and 0 < sig[i] < np.inf and snr[i] < mp.ONE_WAY_SHRINK_BAND and sizes[A[0]] <= 3]
+            if len(A) == 1 and 0 < sig[i] < np.inf and snr[i] < mp.ONE_WAY_SHRINK_BAND
+            and (sizes[A[0]] <= 3 or snr[i] < strong)]
 
 
 def key(sizes: list[int], m: int, eps: float, v: str) -> tuple[bytes, tuple[int, ...]]:
     sig = sigmas(sizes, m, eps, v)
-    return sig.tobytes(), tuple(small_shrunk(sizes, m, sig)) if v != "main" else ()
+    strong = float(knobs(v).get("ONE_WAY_STRONG_BELOW", 0.0))
+    return sig.tobytes(), tuple(small_shrunk(sizes, m, sig, strong)) if v != "main" else ()
 
 
 def diag(name: str, sizes: list[int], m: int, eps_list: list[float], variants: list[str]) -> None:
