@@ -557,3 +557,69 @@ def test_default_shrinks_every_measured_higher_order_set_with_c_one_quarter(monk
     monkeypatch.setattr(mp, "RESIDUAL_SHRINK_BANDS", (0.0, 0.0))
     rel0 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=3)
     assert any(not np.allclose(rel.table(w), rel0.table(w)) for w in rel.workload)
+
+
+def test_session34_one_way_study_knobs_off_by_default_and_exact(monkeypatch):
+    """The session-34 study knobs (branch oneway34; not adopted, ``benchmarks/results_catrule/oneway34/``), all off by
+    default. ``ONE_WAY_SHRINK_SMALL`` (stein31's hybrid): the measured 1-way sets below the band with ``q <= 2`` get
+    ``max(0, 1 - c q sigma^2/||y||^2) y``, those with ``q >= 3`` James-Stein's ``q - 2``; ``ONE_WAY_STRONG_BELOW``:
+    the sets below it get the factor with ``q``; sets of order 2 are untouched by both (recomputed from the formula)."""
+    assert (mp.ONE_WAY_SHRINK_SMALL, mp.ONE_WAY_LOW_SNR_FLOOR, mp.ONE_WAY_STRONG_BELOW) == (False, None, 0.0)
+    sizes = (6, 3, 2, 5)
+    m = 1000
+    lay, r, sig = _noisy_residuals(sizes, 2, 5, 60.0, m, 20.0)
+    meas = _measurement(lay, r, sig, m)
+    band = float(max(mp.set_snr(lay, sig, m)[lay.res_pos[(a,)]] for a in range(4))) + 1.0   # every 1-way set below
+    rule, done = mp.shrink_one_way(meas, m, 1.0, band)
+    assert done == [(0,), (3,)]                                   # James-Stein: q >= 3 only
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK_SMALL", True)
+    out, done = mp.shrink_one_way(meas, m, 1.0, band)
+    assert done == [(0,), (1,), (2,), (3,)]
+    for A in done:
+        y = lay.residual(r, A)
+        q = sizes[A[0]] - 1
+        f = max(0.0, 1.0 - (q if q <= 2 else q - 2) * 20.0**2 / float(y @ y))
+        np.testing.assert_allclose(lay.residual(out.residuals, A), f * y, rtol=1e-13)
+    for A in lay.residual_sets:
+        if len(A) == 2:
+            assert np.array_equal(lay.residual(out.residuals, A), lay.residual(r, A))
+    monkeypatch.setattr(mp, "ONE_WAY_SHRINK_SMALL", False)
+    monkeypatch.setattr(mp, "ONE_WAY_STRONG_BELOW", band)
+    out, done = mp.shrink_one_way(meas, m, 1.0, band)
+    assert done == [(0,), (1,), (2,), (3,)]
+    for A in done:
+        y = lay.residual(r, A)
+        f = max(0.0, 1.0 - (sizes[A[0]] - 1) * 20.0**2 / float(y @ y))
+        np.testing.assert_allclose(lay.residual(out.residuals, A), f * y, rtol=1e-13)
+
+
+def test_session34_low_snr_floor_knob_public_closed_and_binding(monkeypatch):
+    """``ONE_WAY_LOW_SNR_FLOOR`` (study knob, off by default): where the rule keeps a single non-empty set (``"one"``)
+    or no set of order >= 2 (``"no-higher"``), the rule is re-run with ``tau_1`` = the floor: on a low-SNR shape it
+    then keeps more 1-way sets, every kept maximal set clears its bar, the family stays closed under subsets, and the
+    choice reads no records (two datasets with the same public parameters: identical noise scales)."""
+    sizes = (3, 3, 2, 30, 9, 7, 12)
+    m, eps = 1300, 0.03
+    lay = ResidualLayout(sizes, all_k_way(len(sizes), 3))
+    sets = lay.residual_sets
+    s = mp.allocation_shape(lay, "auto", m=m, epsilon=eps)
+    TH = mp.AUTO_SKIP_SNR
+    rule = mp.measured_sets(lay, s, _args(eps), m, TH)
+    assert int(rule.sum()) == 2                                   # the empty set and the best one
+    for when in ("one", "no-higher"):
+        monkeypatch.setattr(mp, "ONE_WAY_LOW_SNR_WHEN", when)
+        monkeypatch.setattr(mp, "ONE_WAY_LOW_SNR_FLOOR", 0.0)
+        keep = mp.measured_sets(lay, s, _args(eps), m, TH)
+        assert {A for A, k in zip(sets, keep, strict=True) if k} == {()} | {(a,) for a in range(len(sizes))}
+        monkeypatch.setattr(mp, "ONE_WAY_LOW_SNR_FLOOR", 1.5)
+        keep = mp.measured_sets(lay, s, _args(eps), m, TH)
+        kept = {A for A, k in zip(sets, keep, strict=True) if k}
+        assert 2 < len(kept) < len(sizes) + 1 and all(len(A) <= 1 for A in kept)
+        sig, _, _ = mp.noise_scales(lay, "auto", _args(eps), m, skip=TH)
+        snr = mp.set_snr(lay, sig, m)
+        assert all(snr[lay.res_pos[A]] >= 1.5 for A in kept if A)
+        a, c = _data(sizes, m, seed=4), _data(sizes, m, seed=5)
+        ra = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
+        rc = mp.release(c, 3, epsilon=eps, delta=1e-6, rng=7)
+        assert ra.info["noise_scales"] == rc.info["noise_scales"]
+        assert ra.info["unmeasured_sets"] == rc.info["unmeasured_sets"]

@@ -564,7 +564,10 @@ def residual_sensitivity(layout: ResidualLayout, s: np.ndarray, adjacency: Adjac
 #: low-SNR 3-way sets; tau33's seen shapes (118 cells) 0.982, worst 1.030; the fresh set H (committed before its
 #: rows) 0.972, worst 1.019 [1.013, 1.026]; once on real data titanic 0.993 / 0.990 at epsilon 3 / 10, adult 0.999 /
 #: 0.995 / 0.987 / 0.924 / 0.971 at 0.1-10 (at 1 / 3 with the PSD step off, :data:`PSD_MAX_ORDER`), identical
-#: elsewhere (``benchmarks/results_catrule/lead33/``, docs/bench_allocation.md).
+#: elsewhere (``benchmarks/results_catrule/lead33/``, docs/bench_allocation.md). Session 34 (branch oneway34, not
+#: adopted): lower 1-way bars ``tau_1`` in {0, 1, 1.5, 2} or a low-SNR floor (:data:`ONE_WAY_LOW_SNR_FLOOR`) with
+#: stein31's hybrid shrinkage lose up to 16% (``tau_1 = 2``) to 110% (``tau_1 = 0``) on flat / small-m synthetic
+#: shapes (190 seen cells, no variant with a worst cell <= 1.02; ``benchmarks/results_catrule/oneway34/``).
 AUTO_SKIP_SNR = (2.5, 5.0, 12.0)
 #: Share of the maximal sets below their threshold that one round of :func:`measured_sets` drops (the lowest
 #: set SNRs first) before it re-calibrates; 1: all of them at once (the rule). A study knob
@@ -612,6 +615,24 @@ ONE_WAY_FLOOR = 0.0
 #: Study knob (session 31, not adopted: worst cell 1.047-1.054 on the fit shapes): the 1-way sets of attributes with
 #: fewer than this many values keep the bar ``max(tau_1, ONE_WAY_SHRINK_BAND)``; 0: off (the rule).
 ONE_WAY_LOW_MIN_SIZE = 0
+#: Study knob (session 34, branch oneway34; ``benchmarks/results_catrule/oneway34/``): ``True`` shrinks the measured
+#: 1-way sets below :data:`ONE_WAY_SHRINK_BAND` with ``q = n_i - 1 <= 2`` (the 2-3-value attributes, which
+#: James-Stein leaves alone) by the Stein-type factor ``max(0, 1 - c q sigma^2 / ||y||^2)`` (offset 0), the
+#: ``q >= 3`` sets by James-Stein as before: stein31's "hybrid" (fresh set E 0.992, worst 1.012). ``False``: the rule.
+#: Not adopted: 190 seen cells 0.9958, worst 1.060 [1.027, 1.094]; fresh set I 0.9906, worst 1.049 [1.017, 1.082]
+#: (small attributes at small m; Stein's factor needs ``q >= 3`` to dominate).
+ONE_WAY_SHRINK_SMALL = False
+#: Study knob (session 34, branch oneway34): a "low-SNR floor" of :func:`measured_sets`. When the rule's family
+#: has no set of order >= 2 (:data:`ONE_WAY_LOW_SNR_WHEN` ``"no-higher"``) or a single non-empty set (``"one"``),
+#: the 1-way bar ``tau_1`` is lowered to this value and the rule re-run (public: the condition reads the rule's own
+#: public choice). ``None``: off (the rule).
+ONE_WAY_LOW_SNR_FLOOR: float | None = None
+#: When :data:`ONE_WAY_LOW_SNR_FLOOR` applies: ``"one"`` or ``"no-higher"`` (see there).
+ONE_WAY_LOW_SNR_WHEN = "one"
+#: Study knob (session 34, branch oneway34, round 2): the measured 1-way sets whose public set SNR is below this
+#: value get the Stein-type factor with ``q`` (offset 0, every ``q >= 1``) instead of James-Stein's ``q - 2``: a
+#: stronger pull to the uniform table for the sets a lower bar admits. 0: off (the rule).
+ONE_WAY_STRONG_BELOW = 0.0
 
 
 def skip_threshold(layout: ResidualLayout, allocation: str, reconstruction: str = "auto") -> tuple[float, ...]:
@@ -744,6 +765,13 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
         if low.size >= int(keep.sum()) - 1:          # never drop every set: keep the best one
             low = low[low != low[np.argmax(snr[low])]]
         keep[low] = False
+    floor = ONE_WAY_LOW_SNR_FLOOR
+    if floor is not None and len(taus) > 1 and taus[0] > floor:
+        higher = any(keep[i] for i, A in enumerate(sets) if len(A) >= 2)
+        n_kept = int((keep & nonempty).sum())
+        if (not higher) if ONE_WAY_LOW_SNR_WHEN == "no-higher" else n_kept <= 1:
+            return measured_sets(layout, s, spec_args, m, (floor, *taus[1:]), keep_sets=keep_sets,
+                                 drop_sets=drop_sets)
     return keep
 
 
@@ -980,6 +1008,8 @@ def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
             continue
         q = math.prod(layout.sizes[a] - 1 for a in A)
         off = off1 if len(A) == 1 else 2
+        if len(A) == 1 and ((ONE_WAY_SHRINK_SMALL and q <= 2) or snr[i] < ONE_WAY_STRONG_BELOW):
+            off = 0                                  # the hybrid / the strong band (study knobs): factor with q
         if q <= max(off, 0) or q < 1:
             continue
         y = layout.residual(r, A)
