@@ -229,7 +229,7 @@ SINGLE_HOMES = {
     "_symmetric_difference_positions": "sosproj.sdp.cube_tables_admm",
     "polytope_least_squares": "sosproj.sdp.polytope_fista",
     "PolytopeFit": "sosproj.sdp.polytope_fista",
-    "_project_simplex": "sosproj.sdp.polytope_fista",
+    "project_simplex": "sosproj.sdp.simplex",
     "default_degree": "sosproj.mechanisms.sizes",
 }
 

@@ -91,7 +91,8 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
            "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS", "shrink_one_way", "ONE_WAY_SHRINK",
-           "ONE_WAY_SHRINK_BAND", "shrink_residuals", "RESIDUAL_SHRINK_BANDS", "RESIDUAL_SHRINK"]
+           "ONE_WAY_SHRINK_BAND", "shrink_residuals", "RESIDUAL_SHRINK_BANDS", "RESIDUAL_SHRINK",
+           "ONE_WAY_SURE", "sure_one_way", "sure_select_one_way"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -1032,6 +1033,80 @@ def shrink_one_way(meas: Measurement, m: int, c: float, band: float) -> tuple[Me
     return shrink_residuals(meas, m, c, (band, 0.0))
 
 
+#: Keep the James-Stein factor of a shrunk 1-way set only where Stein's unbiased risk estimate says it lowers the
+#: risk of the set's table (:func:`sure_one_way`, :func:`sure_select_one_way`; session 34): a concentrated attribute
+#: (most records on a few values) is better estimated by the non-negative projection of the raw measurement, which
+#: acts like soft thresholding, than by a factor that pulls every cell toward the uniform table. Parameter-free and
+#: post-processing (the noisy residual and the public noise scale only). False: every shrunk set keeps its factor.
+ONE_WAY_SURE = True
+
+
+def sure_one_way(y: np.ndarray, sigma: float, m: float, factor: float, c: float, offset: float) -> float:
+    r"""Stein's unbiased estimate of the squared-error risk of one attribute's table
+    :math:`\hat x = \Pi(m/n + f(y)\, y)`, :math:`\Pi` the projection onto :math:`\{x \ge 0,\ \sum x = m\}`.
+
+    ``y`` is the measured 1-way residual (counts minus :math:`m/n`), :math:`y = c + \sigma P z` with
+    :math:`P = I - 11^T/n` (rank :math:`q = n - 1`, :func:`measure`); ``factor`` is ``f(y)``, either 1 (the raw
+    measurement) or the positive-part James-Stein factor :math:`\max(0, 1 - c (q - o)\sigma^2/\|y\|^2)` of
+    :func:`shrink_residuals` (``c``, ``offset`` = ``o`` give its gradient). Stein's lemma on the
+    :math:`q`-dimensional noise subspace (Stein 1981) gives, with :math:`v = m/n + y`,
+
+    .. math::
+
+        \mathrm{SURE} = \|\hat x - v\|^2 - q\sigma^2 + 2\sigma^2 \operatorname{tr}(P\, \partial\hat x/\partial y),
+
+    and the divergence is exact: on the support :math:`S` of :math:`\hat x` the projection's Jacobian is
+    :math:`J = D_S - 1_S 1_S^T/|S|` (so :math:`\operatorname{tr}(PJ) = |S| - 1`), and
+    :math:`\partial (f y)/\partial y = f P + y \nabla f^T` with :math:`\nabla f = 2 c (q-o) \sigma^2 y/\|y\|^4`
+    where :math:`f > 0` (0 where the positive part is cut), so
+
+    .. math::
+
+        \operatorname{tr}(P\,\partial\hat x/\partial y) = f(|S| - 1)
+        + [f > 0]\,\frac{2c(q-o)\sigma^2}{\|y\|^4}\,\|y_S - \bar y_S\|^2.
+
+    :math:`E[\mathrm{SURE}] = E\|\hat x - x\|^2` for the true table :math:`x` (tested by simulation).
+    """
+    from sosproj.sdp.simplex import project_simplex
+
+    n = y.size
+    q = n - 1
+    x = project_simplex(m / n + factor * y, m)
+    v = m / n + y
+    S = x > 0
+    div = factor * (int(S.sum()) - 1)
+    if factor > 0.0 and factor != 1.0:
+        ys = y[S] - y[S].mean()
+        div += 2.0 * c * (q - offset) * sigma**2 * float(ys @ ys) / float(y @ y) ** 2
+    return float(np.sum((x - v) ** 2)) - q * sigma**2 + 2.0 * sigma**2 * div
+
+
+def sure_select_one_way(raw: Measurement, shrunk: Measurement, m: int, sets: Sequence[tuple[int, ...]],
+                        c: float) -> tuple[Measurement, list[tuple[int, ...]]]:
+    """For every 1-way set of ``sets`` (shrunk by :func:`shrink_residuals` with constant ``c``): keep the shrunk
+    residual if its :func:`sure_one_way` is below the raw residual's, else put the raw one back (post-processing of
+    the noisy residuals with public noise scales). Returns the measurement and the 1-way sets that stay shrunk."""
+    layout = raw.layout
+    r = shrunk.residuals.copy()
+    kept: list[tuple[int, ...]] = []
+    for A in sets:
+        if len(A) != 1:
+            continue
+        i = layout.res_pos[A]
+        sig = float(raw.sigmas[i])
+        y = np.asarray(layout.residual(raw.residuals, A), dtype=float)
+        ys = np.asarray(layout.residual(shrunk.residuals, A), dtype=float)
+        ss = float(y @ y)
+        f = float(ys @ y) / ss if ss > 0 else 0.0
+        risk_raw = sure_one_way(y, sig, m, 1.0, c, ONE_WAY_SHRINK_OFFSET)
+        risk_js = sure_one_way(y, sig, m, f, c, ONE_WAY_SHRINK_OFFSET)
+        if risk_js < risk_raw:
+            kept.append(A)
+        else:
+            layout.residual(r, A)[...] = y
+    return Measurement(layout, r, shrunk.sigmas, shrunk.spec, shrunk.allocation, shrunk.m_public), kept
+
+
 # ====================================================================== reconstructions
 
 
@@ -1593,12 +1668,18 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                                           reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     shrunk: list[tuple[int, ...]] = []
+    sure_raw: list[tuple[int, ...]] = []
     if (ONE_WAY_SHRINK > 0 and m_pub is not None and max(np.atleast_1d(sens["skip_threshold"])) > 0
             and not noise_is_disabled()):
         # the skip rule's post-processing of its low-SNR 1-way measurements (public choice of the sets); without
         # noise (sosproj.testing.noise_disabled) the noise drawn has variance 0 and the James-Stein factor is 1
+        raw = meas
         meas, shrunk = shrink_residuals(meas, m_pub, (ONE_WAY_SHRINK, RESIDUAL_SHRINK),
                                         (ONE_WAY_SHRINK_BAND, *RESIDUAL_SHRINK_BANDS))
+        if ONE_WAY_SURE:
+            meas, kept = sure_select_one_way(raw, meas, m_pub, shrunk, ONE_WAY_SHRINK)
+            sure_raw = [A for A in shrunk if len(A) == 1 and A not in kept]
+            shrunk = [A for A in shrunk if A not in sure_raw]
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
     rule = mix_rule(layout, reconstruction, snr)
@@ -1621,6 +1702,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "unmeasured_sets": sens["unmeasured_sets"], "skip_threshold": sens["skip_threshold"],
         "one_way_selection": selection,
         "shrunk_one_way_sets": [A for A in shrunk if len(A) == 1], "shrunk_sets": shrunk,
+        "sure_unshrunk_one_way_sets": sure_raw,
         "auto_mix": mix if allocation == "auto" else None,
         "auto_mix_rule": rule if allocation == "auto" else None,
         "public_snr": snr, "reconstruction_tol": opts["tol"],

@@ -42,20 +42,11 @@ from sosproj.data.contingency import (
 )
 from sosproj.errors import InvalidParameterError
 from sosproj.policy import apply_on_fail, check_on_fail, check_options
+from sosproj.sdp.simplex import project_simplex
 from sosproj.validation import check_int, check_memory, check_positive
 
 #: keyword options accepted by :func:`polytope_least_squares`
 OPTIONS = ("tol", "max_iter")
-
-
-def _project_simplex(v: np.ndarray) -> np.ndarray:
-    """Euclidean projection onto the probability simplex (Duchi et al. 2008)."""
-    u = np.sort(v)[::-1]
-    css = np.cumsum(u) - 1.0
-    ind = np.arange(1, v.size + 1)
-    rho = np.nonzero(u - css / ind > 0)[0][-1]
-    theta = css[rho] / (rho + 1.0)
-    return np.maximum(v - theta, 0.0)
 
 
 @dataclass(frozen=True)
@@ -134,7 +125,7 @@ def polytope_least_squares(cells: np.ndarray, layout: TableLayout, *, weights: n
     prev_obj = np.inf
     for iters in range(1, max_iter + 1):  # noqa: B007
         gz, _ = grad(z)
-        p_new = _project_simplex(z - gz / L)
+        p_new = project_simplex(z - gz / L)
         gp, obj = grad(p_new)
         gap = float(gp @ p_new - gp.min())
         if gap <= tol * max(1.0, obj):

@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from sosproj.sdp.simplex import project_simplex
 from sosproj.sets.base import ConvexSet, ProjectionInfo, SupportResult, symmetrize
 from sosproj.validation import check_int, check_nonnegative
 
@@ -77,12 +78,7 @@ def project_simplex_capped(lam: np.ndarray, radius: float) -> np.ndarray:
     pos = np.maximum(lam, 0.0)
     if pos.sum() <= radius:
         return pos
-    s = np.sort(lam)[::-1]
-    css = np.cumsum(s) - radius
-    idx = np.arange(1, s.size + 1)
-    rho = np.nonzero(s - css / idx > 0)[0][-1]
-    tau = css[rho] / (rho + 1)
-    return np.maximum(lam - tau, 0.0)
+    return project_simplex(lam, radius)
 
 
 class PSDCone(ConvexSet):
@@ -143,7 +139,7 @@ class Spectraplex(ConvexSet):
     def _project(self, Y: np.ndarray) -> tuple[np.ndarray, ProjectionInfo]:
         w, U = eigh_sym(Y)
         if self.equality:
-            mu = _project_simplex_eq(w, self.radius)
+            mu = project_simplex(w, self.radius)
         else:
             mu = project_simplex_capped(w, self.radius)
         return from_eig(mu, U), ProjectionInfo("closed-form", iterations=1,
@@ -168,14 +164,6 @@ class Spectraplex(ConvexSet):
 
         tr = cp.trace(X)
         return [X >> 0, tr == self.radius if self.equality else tr <= self.radius]
-
-
-def _project_simplex_eq(lam: np.ndarray, radius: float) -> np.ndarray:
-    s = np.sort(lam)[::-1]
-    css = np.cumsum(s) - radius
-    idx = np.arange(1, s.size + 1)
-    rho = np.nonzero(s - css / idx > 0)[0][-1]
-    return np.maximum(lam - css[rho] / (rho + 1), 0.0)
 
 
 class PSDFrobeniusBall(ConvexSet):
