@@ -92,7 +92,7 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
            "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS", "shrink_one_way", "ONE_WAY_SHRINK",
            "ONE_WAY_SHRINK_BAND", "shrink_residuals", "RESIDUAL_SHRINK_BANDS", "RESIDUAL_SHRINK",
-           "ONE_WAY_SURE", "sure_one_way", "sure_select_one_way"]
+           "ONE_WAY_L1_DRAWS", "select_one_way_estimate", "james_stein_factor"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
@@ -996,28 +996,41 @@ def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
     snr = set_snr(layout, meas.sigmas, m)
     r = meas.residuals.copy()
     done: list[tuple[int, ...]] = []
-    off1 = ONE_WAY_SHRINK_OFFSET
     bands = [float(b) for b in bands]
     cs = [float(c)] if np.ndim(c) == 0 else [float(x) for x in c]
     for i, A in enumerate(layout.residual_sets):
         if not A:
             continue
-        band = bands[min(len(A), len(bands)) - 1]
-        ck = cs[min(len(A), len(cs)) - 1]
-        sig = float(meas.sigmas[i])
-        if band <= 0 or not (0.0 < sig < np.inf) or snr[i] >= band:
-            continue
-        q = math.prod(layout.sizes[a] - 1 for a in A)
-        off = off1 if len(A) == 1 else 2
-        if len(A) == 1 and ((ONE_WAY_SHRINK_SMALL and q <= 2) or snr[i] < ONE_WAY_STRONG_BELOW):
-            off = 0                                  # the hybrid / the strong band (study knobs): factor with q
-        if q <= max(off, 0) or q < 1:
+        kappa = _shrink_kappa(layout, A, float(snr[i]), bands[min(len(A), len(bands)) - 1],
+                              cs[min(len(A), len(cs)) - 1], float(meas.sigmas[i]))
+        if kappa is None:
             continue
         y = layout.residual(r, A)
-        ss = float(np.sum(y * y))
-        y *= max(0.0, 1.0 - ck * (q - off) * sig**2 / ss) if ss > 0 else 0.0
+        y *= james_stein_factor(y, kappa, float(meas.sigmas[i]))
         done.append(A)
     return Measurement(layout, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public), done
+
+
+def _shrink_kappa(layout: ResidualLayout, A: tuple[int, ...], snr: float, band: float, c: float,
+                  sigma: float) -> float | None:
+    """``c (q_A - o)`` of :func:`shrink_residuals` for the measured set ``A`` at public set SNR ``snr`` below
+    ``band``; ``None`` where the rule leaves ``A`` alone (off, unmeasured, above the band, ``q_A`` too small). The
+    offset ``o`` is 2 (James-Stein), for 1-way sets :data:`ONE_WAY_SHRINK_OFFSET` and the session-34 study knobs."""
+    if band <= 0 or not (0.0 < sigma < np.inf) or snr >= band:
+        return None
+    q = math.prod(layout.sizes[a] - 1 for a in A)
+    off = ONE_WAY_SHRINK_OFFSET if len(A) == 1 else 2
+    if len(A) == 1 and ((ONE_WAY_SHRINK_SMALL and q <= 2) or snr < ONE_WAY_STRONG_BELOW):
+        off = 0                                  # the hybrid / the strong band (study knobs): factor with q
+    if q <= max(off, 0) or q < 1:
+        return None
+    return c * (q - off)
+
+
+def james_stein_factor(y: np.ndarray, kappa: float, sigma: float) -> float:
+    r"""The positive-part factor :math:`\max(0, 1 - \kappa\sigma^2/\|y\|^2)` (0 for ``y = 0``)."""
+    ss = float(np.sum(y * y))
+    return max(0.0, 1.0 - kappa * sigma**2 / ss) if ss > 0 else 0.0
 
 
 def shrink_one_way(meas: Measurement, m: int, c: float, band: float) -> tuple[Measurement, list[tuple[int, ...]]]:
@@ -1033,60 +1046,38 @@ def shrink_one_way(meas: Measurement, m: int, c: float, band: float) -> tuple[Me
     return shrink_residuals(meas, m, c, (band, 0.0))
 
 
-#: Keep the James-Stein factor of a shrunk 1-way set only where Stein's unbiased risk estimate says it lowers the
-#: risk of the set's table (:func:`sure_one_way`, :func:`sure_select_one_way`; session 34): a concentrated attribute
-#: (most records on a few values) is better estimated by the non-negative projection of the raw measurement, which
-#: acts like soft thresholding, than by a factor that pulls every cell toward the uniform table. Parameter-free and
-#: post-processing (the noisy residual and the public noise scale only). False: every shrunk set keeps its factor.
-ONE_WAY_SURE = True
+#: Draws of the parametric bootstrap that decides, for every 1-way set :func:`shrink_residuals` shrank, whether its
+#: James-Stein table or its raw measured table is released (:func:`select_one_way_estimate`; session 34); 0: off
+#: (every shrunk set keeps its factor). A concentrated attribute (most records on a few values) is better estimated in
+#: L1 by the non-negative projection of its raw measurement, which acts like soft thresholding, than by a factor
+#: that pulls every cell toward the uniform table; a flat or spread one the other way round. A fixed number, not
+#: tuned; post-processing of the noisy residual with the public noise scale and fresh randomness.
+ONE_WAY_L1_DRAWS = 40
 
 
-def sure_one_way(y: np.ndarray, sigma: float, m: float, factor: float, c: float, offset: float) -> float:
-    r"""Stein's unbiased estimate of the squared-error risk of one attribute's table
-    :math:`\hat x = \Pi(m/n + f(y)\, y)`, :math:`\Pi` the projection onto :math:`\{x \ge 0,\ \sum x = m\}`.
+def select_one_way_estimate(raw: Measurement, shrunk: Measurement, m: int, sets: Sequence[tuple[int, ...]],
+                            c: float, gen: np.random.Generator, draws: int = ONE_WAY_L1_DRAWS
+                            ) -> tuple[Measurement, list[tuple[int, ...]]]:
+    r"""For every 1-way set of ``sets`` (shrunk by :func:`shrink_residuals` with constant ``c``), keep the
+    James-Stein residual or put the raw one back, whichever a parametric bootstrap says has the smaller L1 error
+    of the released table.
 
-    ``y`` is the measured 1-way residual (counts minus :math:`m/n`), :math:`y = c + \sigma P z` with
-    :math:`P = I - 11^T/n` (rank :math:`q = n - 1`, :func:`measure`); ``factor`` is ``f(y)``, either 1 (the raw
-    measurement) or the positive-part James-Stein factor :math:`\max(0, 1 - c (q - o)\sigma^2/\|y\|^2)` of
-    :func:`shrink_residuals` (``c``, ``offset`` = ``o`` give its gradient). Stein's lemma on the
-    :math:`q`-dimensional noise subspace (Stein 1981) gives, with :math:`v = m/n + y`,
-
-    .. math::
-
-        \mathrm{SURE} = \|\hat x - v\|^2 - q\sigma^2 + 2\sigma^2 \operatorname{tr}(P\, \partial\hat x/\partial y),
-
-    and the divergence is exact: on the support :math:`S` of :math:`\hat x` the projection's Jacobian is
-    :math:`J = D_S - 1_S 1_S^T/|S|` (so :math:`\operatorname{tr}(PJ) = |S| - 1`), and
-    :math:`\partial (f y)/\partial y = f P + y \nabla f^T` with :math:`\nabla f = 2 c (q-o) \sigma^2 y/\|y\|^4`
-    where :math:`f > 0` (0 where the positive part is cut), so
-
-    .. math::
-
-        \operatorname{tr}(P\,\partial\hat x/\partial y) = f(|S| - 1)
-        + [f > 0]\,\frac{2c(q-o)\sigma^2}{\|y\|^4}\,\|y_S - \bar y_S\|^2.
-
-    :math:`E[\mathrm{SURE}] = E\|\hat x - x\|^2` for the true table :math:`x` (tested by simulation).
+    With the measured residual :math:`y` (counts minus :math:`m/n`, noise :math:`\sigma P z`, :func:`measure`),
+    the two tables are :math:`\hat x_{JS} = \Pi(m/n + f(y) y)` and :math:`\hat x_{raw} = \Pi(m/n + y)`, :math:`\Pi`
+    the projection onto :math:`\{x \ge 0, \sum x = m\}` (what the reconstruction does to a lone 1-way table) and
+    :math:`f` the factor of :func:`shrink_residuals`. Taking :math:`\tilde x = \hat x_{JS}` as the pilot truth,
+    ``draws`` fresh noise vectors :math:`y^* = \tilde x - m/n + \sigma P z^*` give the bootstrap L1 risks
+    :math:`\frac1B\sum \|\hat x(y^*) - \tilde x\|_1` of both rules (Efron 1979; the parametric bootstrap of an
+    estimator's risk); the smaller one wins (ties keep the factor). Why L1 and not Stein's unbiased risk estimate:
+    the issue's error is L1, and on a spread attribute with one large cell (titanic's Age) the squared-error risk
+    prefers the raw table while the L1 risk prefers the shrunk one (``benchmarks/results_catrule/lead34/``).
+    Post-processing: the noisy residuals, the public noise scales and ``gen`` (a stream of its own, so the
+    measurement's normals are untouched). Returns the measurement and the 1-way sets that stay shrunk.
     """
     from sosproj.sdp.simplex import project_simplex
 
-    n = y.size
-    q = n - 1
-    x = project_simplex(m / n + factor * y, m)
-    v = m / n + y
-    S = x > 0
-    div = factor * (int(S.sum()) - 1)
-    if factor > 0.0 and factor != 1.0:
-        ys = y[S] - y[S].mean()
-        div += 2.0 * c * (q - offset) * sigma**2 * float(ys @ ys) / float(y @ y) ** 2
-    return float(np.sum((x - v) ** 2)) - q * sigma**2 + 2.0 * sigma**2 * div
-
-
-def sure_select_one_way(raw: Measurement, shrunk: Measurement, m: int, sets: Sequence[tuple[int, ...]],
-                        c: float) -> tuple[Measurement, list[tuple[int, ...]]]:
-    """For every 1-way set of ``sets`` (shrunk by :func:`shrink_residuals` with constant ``c``): keep the shrunk
-    residual if its :func:`sure_one_way` is below the raw residual's, else put the raw one back (post-processing of
-    the noisy residuals with public noise scales). Returns the measurement and the 1-way sets that stay shrunk."""
     layout = raw.layout
+    snr = set_snr(layout, raw.sigmas, m)
     r = shrunk.residuals.copy()
     kept: list[tuple[int, ...]] = []
     for A in sets:
@@ -1094,13 +1085,20 @@ def sure_select_one_way(raw: Measurement, shrunk: Measurement, m: int, sets: Seq
             continue
         i = layout.res_pos[A]
         sig = float(raw.sigmas[i])
+        kappa = _shrink_kappa(layout, A, float(snr[i]), math.inf, c, sig)
+        if kappa is None:                             # pragma: no cover - every shrunk set has one
+            continue
         y = np.asarray(layout.residual(raw.residuals, A), dtype=float)
-        ys = np.asarray(layout.residual(shrunk.residuals, A), dtype=float)
-        ss = float(y @ y)
-        f = float(ys @ y) / ss if ss > 0 else 0.0
-        risk_raw = sure_one_way(y, sig, m, 1.0, c, ONE_WAY_SHRINK_OFFSET)
-        risk_js = sure_one_way(y, sig, m, f, c, ONE_WAY_SHRINK_OFFSET)
-        if risk_js < risk_raw:
+        n = y.size
+        pilot = project_simplex(m / n + james_stein_factor(y, kappa, sig) * y, float(m))
+        z = gen.standard_normal((draws, n))
+        loss_js = loss_raw = 0.0
+        for zb in z:
+            yb = pilot - m / n + sig * (zb - zb.mean())
+            loss_raw += float(np.abs(project_simplex(m / n + yb, float(m)) - pilot).sum())
+            loss_js += float(np.abs(project_simplex(m / n + james_stein_factor(yb, kappa, sig) * yb, float(m))
+                                    - pilot).sum())
+        if loss_js <= loss_raw:
             kept.append(A)
         else:
             layout.residual(r, A)[...] = y
@@ -1668,7 +1666,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                                           reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     shrunk: list[tuple[int, ...]] = []
-    sure_raw: list[tuple[int, ...]] = []
+    unshrunk: list[tuple[int, ...]] = []
     if (ONE_WAY_SHRINK > 0 and m_pub is not None and max(np.atleast_1d(sens["skip_threshold"])) > 0
             and not noise_is_disabled()):
         # the skip rule's post-processing of its low-SNR 1-way measurements (public choice of the sets); without
@@ -1676,10 +1674,14 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         raw = meas
         meas, shrunk = shrink_residuals(meas, m_pub, (ONE_WAY_SHRINK, RESIDUAL_SHRINK),
                                         (ONE_WAY_SHRINK_BAND, *RESIDUAL_SHRINK_BANDS))
-        if ONE_WAY_SURE:
-            meas, kept = sure_select_one_way(raw, meas, m_pub, shrunk, ONE_WAY_SHRINK)
-            sure_raw = [A for A in shrunk if len(A) == 1 and A not in kept]
-            shrunk = [A for A in shrunk if A not in sure_raw]
+        if ONE_WAY_L1_DRAWS > 0 and any(len(A) == 1 for A in shrunk):
+            try:                             # a stream of its own: the measurement's normals are already drawn
+                gen_l1 = gen.spawn(1)[0]
+            except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
+                gen_l1 = gen
+            meas, kept = select_one_way_estimate(raw, meas, m_pub, shrunk, ONE_WAY_SHRINK, gen_l1)
+            unshrunk = [A for A in shrunk if len(A) == 1 and A not in kept]
+            shrunk = [A for A in shrunk if A not in unshrunk]
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
         snr = public_snr(max(int(round(float(meas.residuals[layout.empty_pos]))), 1), spec.epsilon, layout)
     rule = mix_rule(layout, reconstruction, snr)
@@ -1702,7 +1704,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "unmeasured_sets": sens["unmeasured_sets"], "skip_threshold": sens["skip_threshold"],
         "one_way_selection": selection,
         "shrunk_one_way_sets": [A for A in shrunk if len(A) == 1], "shrunk_sets": shrunk,
-        "sure_unshrunk_one_way_sets": sure_raw,
+        "raw_one_way_sets": unshrunk,
         "auto_mix": mix if allocation == "auto" else None,
         "auto_mix_rule": rule if allocation == "auto" else None,
         "public_snr": snr, "reconstruction_tol": opts["tol"],
