@@ -658,6 +658,8 @@ def test_the_l1_choice_keeps_the_shrunk_table_of_a_flat_attribute_and_the_raw_ta
     assert np.array_equal(lay.residual(out.residuals, (0,)), lay.residual(meas.residuals, (0,)))   # raw back
     assert np.array_equal(lay.residual(out.residuals, (1,)), lay.residual(shrunk.residuals, (1,)))
     assert out.sigmas is shrunk.sigmas
+    none, kept0 = mp.select_one_way_estimate(meas, shrunk, m, done, 1.0, np.random.default_rng(3), draws=0)
+    assert kept0 == done and np.array_equal(none.residuals, shrunk.residuals)   # no draws: every factor kept
     again, kept2 = mp.select_one_way_estimate(meas, shrunk, m, done, 1.0, np.random.default_rng(3))
     assert kept2 == kept and np.array_equal(again.residuals, out.residuals)
 
@@ -691,6 +693,9 @@ def test_the_l1_choice_in_the_release_is_post_processing(monkeypatch):
     sizes = (3, 3, 2, 30, 9, 7, 12)
     m, eps = 1300, 0.3
     a = _data(sizes, m, seed=4)
+    rec = a.records.copy()                                   # attribute 3: 60% / 25% of the records on two values
+    rec[:, 3] = np.random.default_rng(9).choice(30, size=m, p=np.r_[0.6, 0.25, np.full(28, 0.15 / 28)])
+    a = Dataset(rec, a.domain)
     monkeypatch.setattr(mp, "ONE_WAY_L1_DRAWS", 0)
     r0 = mp.release(a, 3, epsilon=eps, delta=1e-6, rng=0)
     monkeypatch.setattr(mp, "ONE_WAY_L1_DRAWS", 40)
@@ -701,5 +706,5 @@ def test_the_l1_choice_in_the_release_is_post_processing(monkeypatch):
     assert r0.info["raw_one_way_sets"] == []
     assert sorted(r1.info["shrunk_one_way_sets"] + r1.info["raw_one_way_sets"]) == r0.info["shrunk_one_way_sets"]
     assert all(np.array_equal(r1.table(w), r2.table(w)) for w in r1.workload)
-    if not r1.info["raw_one_way_sets"]:
-        assert all(np.array_equal(r1.table(w), r0.table(w)) for w in r1.workload)
+    assert r1.info["raw_one_way_sets"] == [(3,)]             # the 30-value attribute of _data is concentrated
+    assert any(not np.array_equal(r1.table(w), r0.table(w)) for w in r1.workload)

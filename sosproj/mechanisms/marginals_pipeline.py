@@ -1059,7 +1059,7 @@ ONE_WAY_L1_DRAWS = 0
 
 
 def select_one_way_estimate(raw: Measurement, shrunk: Measurement, m: int, sets: Sequence[tuple[int, ...]],
-                            c: float, gen: np.random.Generator, draws: int = ONE_WAY_L1_DRAWS
+                            c: float, gen: np.random.Generator, draws: int = 40
                             ) -> tuple[Measurement, list[tuple[int, ...]]]:
     r"""For every 1-way set of ``sets`` (shrunk by :func:`shrink_residuals` with constant ``c``), keep the
     James-Stein residual or put the raw one back, whichever a parametric bootstrap says has the smaller L1 error
@@ -1682,7 +1682,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                 gen_l1 = gen.spawn(1)[0]
             except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
                 gen_l1 = gen
-            meas, kept = select_one_way_estimate(raw, meas, m_pub, shrunk, ONE_WAY_SHRINK, gen_l1)
+            meas, kept = select_one_way_estimate(raw, meas, m_pub, shrunk, ONE_WAY_SHRINK, gen_l1,
+                                                 draws=ONE_WAY_L1_DRAWS)
             unshrunk = [A for A in shrunk if len(A) == 1 and A not in kept]
             shrunk = [A for A in shrunk if A not in unshrunk]
     if snr is None:   # add/remove without public_m: the reconstruction's settings from the released total
