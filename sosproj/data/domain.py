@@ -39,7 +39,7 @@ from sosproj.data.codebook import Codebook, LabeledTable, encode_column, problem
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.validation import check_memory
 
-__all__ = ["Domain", "Dataset", "as_dataset"]
+__all__ = ["Domain", "Dataset", "as_dataset", "csv_memory_estimate"]
 
 
 @dataclass(frozen=True)
@@ -289,14 +289,7 @@ class Dataset:
         The memory of the result is estimated from the file size and checked before reading.
         """
         dom = _domain_arg(domain)
-        path = Path(csv_path)
-        try:
-            nbytes = path.stat().st_size
-        except OSError:
-            raise InvalidInputError(f"CSV file {str(csv_path)!r} not found or not readable") from None
-        # a record takes at least 2 bytes per attribute (one character and a separator), so the
-        # file holds at most nbytes / (2 n) records; each is parsed through float64 and int64 columns
-        check_memory(_RECORD_BYTES * dom.n * (nbytes // (2 * dom.n) + 1), f"reading CSV {path.name}")
+        check_memory(csv_memory_estimate(csv_path, dom.n), f"reading CSV {Path(csv_path).name}")
         with open(csv_path, newline="", encoding="utf-8") as fh:
             reader = csv.reader(fh)
             try:
@@ -314,11 +307,14 @@ class Dataset:
             problems: dict[str, dict[str, int]] = {}
             ragged = 0
             while True:
-                rows = [r for r in itertools.islice(reader, _CHUNK_ROWS) if r]
-                if not rows:
+                raw = list(itertools.islice(reader, _CHUNK_ROWS))
+                if not raw:
                     break
+                rows = [r for r in raw if r]
+                del raw
                 good = [r for r in rows if len(r) == len(header)]
                 ragged += len(rows) - len(good)
+                del rows
                 if good:
                     cols = list(zip(*good, strict=True))
                     chunks.append(_encode(dom, [cols[j] for j in order], problems))
@@ -417,6 +413,21 @@ class Dataset:
 _RECORD_BYTES = 24
 #: rows encoded at a time (bounds the Python objects of the CSV reader)
 _CHUNK_ROWS = 65536
+
+
+def csv_memory_estimate(csv_path: str | Path, n: int) -> int:
+    """Bytes needed to encode a CSV of ``n`` columns, from its size alone (read before any record).
+
+    A record takes at least 2 bytes per attribute (one character and a separator), so the file holds
+    at most ``size / (2 n)`` records; each cell is parsed through float64 / int64 columns
+    (:data:`_RECORD_BYTES` per cell); rows are read in chunks of :data:`_CHUNK_ROWS`.
+    """
+    try:
+        nbytes = Path(csv_path).stat().st_size
+    except OSError:
+        raise InvalidInputError(f"CSV file {str(csv_path)!r} not found or not readable") from None
+    n = max(int(n), 1)
+    return int(_RECORD_BYTES * n * (nbytes // (2 * n) + 1))
 
 
 def _domain_arg(domain: Any) -> Domain:
