@@ -182,7 +182,11 @@ class Codebook:
                 labels = spec["labels"]
                 if not isinstance(labels, (list, tuple)):
                     raise InvalidParameterError(f"labels of attribute {attr!r} must be a list")
-                return cls("labels", tuple(labels), other=spec.get("other"), attr=attr)
+                other = spec.get("other")
+                if other is not None and _label_text(other, attr) in [_label_text(x, attr) for x in labels]:
+                    raise InvalidParameterError(f"attribute {attr!r}: the 'other' label must not be in the "
+                                                "list (it names the bucket of every value NOT in the list)")
+                return cls("labels", tuple(labels), other=other, attr=attr)
         raise InvalidParameterError(
             f"domain entry of attribute {attr!r} must be a number of values, a list of labels, "
             '{"labels": [...], "other": "LABEL"} or {"bins": [e_0, ..., e_k], "clip": false}')

@@ -128,7 +128,7 @@ class Domain:
         sizes: list[Any] = []
         books: list[Codebook | None] = []
         for a, v in mapping.items():
-            if isinstance(v, (list, tuple, Mapping, Codebook)):
+            if isinstance(v, (list, tuple, Mapping, Codebook, str)):
                 cb = Codebook.parse(v, str(a))
                 books.append(cb)
                 sizes.append(cb.size)
