@@ -315,3 +315,22 @@ def test_labeled_table_is_the_table_with_its_axis_labels():
     assert rel.labeled_table(["pclass"]).values == (("0", "1", "2"),)
     # a column named 'count' keeps its name: the count column is renamed
     assert LabeledTable(("count",), (("a",),), np.ones(1)).to_csv().splitlines()[0] == "count,released_count"
+
+
+def test_the_docs_code_book_example_runs_and_prints_what_the_docs_say(capsys):
+    """docs/marginals.md, "Your own CSV: a public code book": the block runs and its outputs are as quoted."""
+    text = (Path(__file__).resolve().parents[1] / "docs" / "marginals.md").read_text(encoding="utf-8")
+    section = text[text.index("## Your own CSV: a public code book"):]
+    (code,) = [b for b in re.findall(r"```python\n(.*?)```", section, flags=re.S) if "labeled_table" in b][:1]
+    ns: dict = {}
+    exec(compile(code, "marginals.md", "exec"), ns)
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "[[1, 0, 1, 0], [0, 1, 1, 1], [1, 2, 2, 1], [0, 0, 0, 0]]"
+    assert out[1] == "('(-inf, 10)', '[10, inf)')"
+    assert out[2] == "job,sex,count" and [ln.split(",")[:2] for ln in out[3:9]] == [
+        ["Private", "Female"], ["Private", "Male"], ["Gov", "Female"], ["Gov", "Male"],
+        ["Other", "Female"], ["Other", "Male"]]
+    assert abs(sum(float(ln.split(",")[2]) for ln in out[3:9]) - 4) < 1e-6
+    for quoted in ("[[1, 0, 1, 0], [0, 1, 1, 1], [1, 2, 2, 1], [0, 0, 0, 0]]", "('(-inf, 10)', '[10, inf)')",
+                   "`job,sex,count`", "$m = 4$"):
+        assert quoted in section
