@@ -161,8 +161,8 @@ def test_the_other_bucket_takes_every_unlisted_value():
     cb = Codebook.parse({"labels": ["a", "b"], "other": "rest"})
     codes, problems = encode_column(["a", "zz", "b", "rest", "A", " b "], cb)
     assert codes.tolist() == [0, 2, 1, 2, 2, 1] and problems == {}
-    _, problems = encode_column(["a", ""], cb)
-    assert problems == {"empty cells": 1}      # an empty cell is not a value: refused, not bucketed
+    _, problems = encode_column(["a", "", None, float("nan")], cb)
+    assert problems == {"empty cells": 3}      # a missing value is not a value: refused, not bucketed
     assert cb.as_json() == {"labels": ["a", "b"], "other": "rest"}
 
 

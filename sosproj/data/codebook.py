@@ -166,27 +166,22 @@ class Codebook:
         if isinstance(spec, (list, tuple)):
             return cls("labels", tuple(spec), attr=attr)
         if isinstance(spec, Mapping):
-            keys = set(spec)
-            if "bins" in keys:
-                if keys - {"bins", "clip"}:
-                    raise InvalidParameterError(f"bins of attribute {attr!r} take only the keys 'bins' and "
-                                                f"'clip'; got {sorted(map(str, keys))}")
-                bins = spec["bins"]
-                if not isinstance(bins, (list, tuple)):
-                    raise InvalidParameterError(f"bins of attribute {attr!r} must be a list of edges")
-                return cls("bins", (), edges=tuple(bins), clip=spec.get("clip", False), attr=attr)
-            if "labels" in keys:
-                if keys - {"labels", "other"}:
-                    raise InvalidParameterError(f"labels of attribute {attr!r} take only the keys 'labels' and "
-                                                f"'other'; got {sorted(map(str, keys))}")
-                labels = spec["labels"]
-                if not isinstance(labels, (list, tuple)):
-                    raise InvalidParameterError(f"labels of attribute {attr!r} must be a list")
+            kind = "bins" if "bins" in spec else ("labels" if "labels" in spec else None)
+            if kind is not None:
+                option = "clip" if kind == "bins" else "other"
+                if set(spec) - {kind, option}:
+                    raise InvalidParameterError(f"{kind} of attribute {attr!r} take only the keys {kind!r} and "
+                                                f"{option!r}; got {sorted(map(str, spec))}")
+                items = spec[kind]
+                if not isinstance(items, (list, tuple)):
+                    raise InvalidParameterError(f"{kind} of attribute {attr!r} must be a list")
+                if kind == "bins":
+                    return cls("bins", (), edges=tuple(items), clip=spec.get("clip", False), attr=attr)
                 other = spec.get("other")
-                if other is not None and _label_text(other, attr) in [_label_text(x, attr) for x in labels]:
+                if other is not None and _label_text(other, attr) in [_label_text(x, attr) for x in items]:
                     raise InvalidParameterError(f"attribute {attr!r}: the 'other' label must not be in the "
                                                 "list (it names the bucket of every value NOT in the list)")
-                return cls("labels", tuple(labels), other=other, attr=attr)
+                return cls("labels", tuple(items), other=other, attr=attr)
         raise InvalidParameterError(
             f"domain entry of attribute {attr!r} must be a number of values, a list of labels, "
             '{"labels": [...], "other": "LABEL"} or {"bins": [e_0, ..., e_k], "clip": false}')
@@ -213,7 +208,9 @@ def _bin_labels(edges: tuple[float, ...], clip: bool) -> tuple[str, ...]:
 
 
 def _texts(values: Any) -> list[str]:
-    return ["" if v is None else (v if isinstance(v, str) else str(v)).strip() for v in values]
+    """Each value's text, stripped; a missing value (``None``, a float NaN) is an empty cell."""
+    return ["" if v is None or (isinstance(v, (float, np.floating)) and v != v)
+            else (v if isinstance(v, str) else str(v)).strip() for v in values]
 
 
 def encode_column(values: Sequence[Any] | np.ndarray, codebook: Codebook | None,
