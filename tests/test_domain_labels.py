@@ -152,7 +152,7 @@ def test_bins_edges_are_half_open_and_out_of_range_values_refused_without_clip()
     assert codes.tolist() == [0, 0, 1, 1, 1, 0, 1] and problems == {}
     # NaN, infinities and text are refused even with clip
     _, problems = encode_column(["nan", "inf", "-inf", "abc", ""], clip)
-    assert problems == {"empty cells": 1, "not numbers": 1, "NaN or infinite values": 3}
+    assert problems == {"empty cells": 1, "non-numeric values": 1, "NaN or infinite values": 3}
     # the only bin with clip is everything finite
     assert Codebook.parse({"bins": [0, 1], "clip": True}).labels == ("(-inf, inf)",)
 
@@ -175,11 +175,11 @@ SECRET_AGE = "123456.789"
     ("sex", ["", "Male", "Female"], "empty cells", 1),
     ("age", [SECRET_AGE, "1", "2"], "values at or above the last bin edge 120", 1),
     ("age", ["-" + SECRET_AGE, "1", "-" + SECRET_AGE], "values below the first bin edge 0", 2),
-    ("age", [SECRET_TEXT, "1", "2"], "not numbers", 1),
+    ("age", [SECRET_TEXT, "1", "2"], "non-numeric values", 1),
     ("age", ["nan", "inf", "2"], "NaN or infinite values", 2),
-    ("fare", [SECRET_TEXT, "1", "2"], "not numbers", 1),
+    ("fare", [SECRET_TEXT, "1", "2"], "non-numeric values", 1),
     ("pclass", ["7", "1", "0"], "codes outside its domain 0..2", 1),
-    ("pclass", [SECRET_TEXT, "1", "0"], "not numbers (integer codes expected)", 1),
+    ("pclass", [SECRET_TEXT, "1", "0"], "non-numeric values (integer codes expected)", 1),
     ("pclass", ["-1", "1", "1.5"], "negative codes", 1),
 ])
 def test_bad_values_are_one_error_per_column_with_counts_and_no_value(tmp_path, column, cells, fragment, count):

@@ -223,7 +223,7 @@ def encode_column(values: Sequence[Any] | np.ndarray, codebook: Codebook | None,
 
     >>> sorted(encode_column(["1", "0", "x", "2.5", "-1", "7"], None, size=3)[1].items())
     [('codes outside its domain 0..2', 1), ('negative codes', 1), ('non-integer codes', 1),
-     ('not numbers (integer codes expected)', 1)]
+     ('non-numeric values (integer codes expected)', 1)]
     """
     problems: dict[str, int] = {}
 
@@ -243,7 +243,7 @@ def encode_column(values: Sequence[Any] | np.ndarray, codebook: Codebook | None,
     x, empty, bad = _as_floats(values)
     count("empty cells", int(empty.sum()))
     if codebook is None:
-        count("not numbers (integer codes expected)", int(bad.sum()))
+        count("non-numeric values (integer codes expected)", int(bad.sum()))
         ok = ~(empty | bad)
         nonfinite = ok & ~np.isfinite(x)
         count("NaN or infinite codes", int(nonfinite.sum()))
@@ -256,7 +256,7 @@ def encode_column(values: Sequence[Any] | np.ndarray, codebook: Codebook | None,
         count(f"codes outside its domain 0..{s - 1}", int((ok & (x >= s)).sum()))
         codes = np.where(ok & (x >= 0) & (x < s), x, 0.0).astype(np.int64)
         return codes, problems
-    count("not numbers", int(bad.sum()))
+    count("non-numeric values", int(bad.sum()))
     ok = ~(empty | bad)
     nonfinite = ok & ~np.isfinite(x)
     count("NaN or infinite values", int(nonfinite.sum()))
