@@ -122,7 +122,8 @@ def _bad_cases(tmp_path, csv, dom):
         ("negative code, inferred", [csv_with([[0, -1, 1]]), "--infer-domain"], "negative"),
         ("non-integer code", [csv_with([[0, 1.5, 1]]), "--domain", dom], "non-integer"),
         ("non-integer code, inferred", [csv_with([[0, 1.5, 1]]), "--infer-domain"], "non-integer"),
-        ("non-numeric code", [csv_with([[0, "red", 1]]), "--infer-domain"], "non-numeric"),
+        # a non-numeric column is now inferred as a label set (tests/test_cli_labels.py); an empty cell is refused
+        ("empty cell, inferred", [csv_with([[0, "", 1], [1, 1, 0]]), "--infer-domain"], "empty cells"),
         ("unknown workload attribute", [csv, "--domain", dom, "--workload", "colour,weight"],
          "unknown attribute 'weight'"),
         ("unknown workload attribute, inferred", [csv, "--infer-domain", "--workload", "colour;weight"],

@@ -530,14 +530,14 @@ EXCLUDED = {
     "result containers (frozen dataclasses built by sosproj)": [
         "Release", "MarginalRelease", "AuditResult", "AuditTarget", "Charge", "ProjectionInfo", "SupportResult",
         "ComplexityEstimate", "RateFit", "CheckResult", "Report", "Readout", "MomentCheck", "PSDBlock",
-        "FourierForm", "PolytopeFit", "MarginalTablesRelease", "AtomResult"],
+        "FourierForm", "PolytopeFit", "MarginalTablesRelease", "AtomResult", "LabeledTable"],
     "errors, warnings, constants, type aliases and submodules": [
         "SosprojError", "ProjectionError", "ConvergenceWarning", "CONVERSIONS", "COMPOSITIONS", "TESTS",
         "REGISTRY", "errors", "validation", "rng", "cli", "sets", "poly", "sdp", "mechanisms", "certificates",
         "privacy", "data", "audit", "calibration", "noise", "accountant", "discrete_gaussian", "rounding",
         "release", "perturb_and_project", "cosine", "marginals", "marginal_tables", "base", "intersection",
         "psd", "simple", "reference", "pseudo_moment", "bounded_diagonal_psd", "newton_bounded_diagonal",
-        "contingency", "datasets", "moment_tensor", "synthetic", "domain", "residuals"],
+        "contingency", "datasets", "moment_tensor", "synthetic", "domain", "residuals", "codebook"],
     "abstract base class (its subclasses' project() have rows)": ["ConvexSet"],
     "no arguments": ["list_datasets", "list_checks", "noise_disabled"],
     "context manager for tests (negative control), no data": ["under_noised", "broken_noise", "NegativeControl"],
@@ -570,6 +570,8 @@ UNCOVERED = {
     "sosproj.data.Dataset": "as sosproj.Dataset",
     "sosproj.Domain": "validated value type (names + sizes); errors tested in tests/test_data_domain.py",
     "sosproj.data.Domain": "as sosproj.Domain",
+    "sosproj.data.Codebook": "validated value type (a Domain's public code book: labels or bins); its "
+                             "construction and encoding errors are tested in tests/test_domain_labels.py",
     "sosproj.poly.one_hot": "symbolic system from a list of sizes (each checked with check_int); "
                             "covered by tests/test_marginals_pipeline.py",
     "sosproj.data.ResidualLayout": "index built by release_marginals from a validated Domain and workload; "

@@ -451,7 +451,17 @@ def npz_path(out: str | os.PathLike[str]) -> str:
     return out if out.lower().endswith(".npz") else out + ".npz"
 
 
+def table_csv_path(npz: str | os.PathLike[str], i: int | str) -> str:
+    """The long-format CSV of table ``i`` that goes with an ``.npz`` output path.
+
+    >>> table_csv_path("runs/release.npz", 3)
+    'runs/release.table_3.csv'
+    """
+    return os.path.splitext(npz_path(npz))[0] + f".table_{i}.csv"
+
+
 __all__ = [
+    "table_csv_path",
     "OutputError", "SUPPORTED_INPUTS", "read_array", "check_input_file", "is_number",
     "check_output_dir", "write_files", "atomic_write", "write_json",
     "json_bytes", "to_jsonable", "npz_writer", "sidecar_path", "npz_path",

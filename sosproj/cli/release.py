@@ -59,6 +59,7 @@ from sosproj.cli.io import (
     peek_shape,
     read_array,
     sidecar_path,
+    table_csv_path,
     write_files,
 )
 from sosproj.cli.output import Console
@@ -193,9 +194,14 @@ def _rng(args: argparse.Namespace, console: Console) -> Any:
     return int(args.seed)
 
 
-def _write(npz: str, side: str, arrays: dict[str, np.ndarray], sidecar: dict[str, Any]) -> None:
+def _write(npz: str, side: str, arrays: dict[str, np.ndarray], sidecar: dict[str, Any],
+           extra: dict[str, bytes] | None = None) -> None:
+    """Write OUT.npz, OUT.json and any ``extra`` files (path -> bytes) as one atomic unit."""
     data = json_bytes(sidecar)
-    write_files({npz: npz_writer(arrays), side: lambda fh: fh.write(data)}, name="-o OUTPUT")
+    writers = {npz: npz_writer(arrays), side: lambda fh: fh.write(data)}
+    for path, payload in (extra or {}).items():
+        writers[path] = (lambda b: lambda fh: fh.write(b))(payload)
+    write_files(writers, name="-o OUTPUT")
 
 
 def run_cosine(args: argparse.Namespace, console: Console) -> int:
@@ -317,11 +323,13 @@ def _csv_attribute_names(args: argparse.Namespace, n_cols: int) -> list[str] | N
 
 
 INFERRED_DOMAIN_WARNING = (
-    "no --domain given: the domain (attribute names from the header, number of values = largest code + 1 "
-    "per column) is INFERRED FROM THE PRIVATE RECORDS and published in the sidecar and in the shape of "
-    "every table, without noise. This leaks information about the data (e.g. the largest value of every "
-    "attribute) that the (epsilon, delta) guarantee does not cover. For a real release pass a public "
-    "--domain FILE (JSON {attribute: number of values}) fixed without looking at the data.")
+    "no --domain given: the domain (attribute names from the header; per column, number of values = largest "
+    "code + 1, or, for a column that is not all numbers, its sorted distinct values as labels) is INFERRED "
+    "FROM THE PRIVATE RECORDS and published in the sidecar, in the shape of every table and in the labels of "
+    "the table CSVs, without noise. This leaks information about the data (e.g. the largest value of every "
+    "attribute, or every value that occurs in a column) that the (epsilon, delta) guarantee does not cover. "
+    "For a real release pass a public --domain FILE (JSON {attribute: number of values, a list of labels or "
+    '{"bins": [edges]}}) fixed without looking at the data.')
 
 #: a provisional code range for --infer-domain: the records are validated against it by
 #: Dataset.from_csv (names, integer and non-negative codes), then the domain is inferred
@@ -329,7 +337,9 @@ _INFER_MAX_SIZE = 2 ** 31 - 1
 
 
 def _read_domain(path: str) -> Any:
-    """The public domain of ``--domain FILE`` (a JSON object ``{attribute: number of values}``)."""
+    """The public domain of ``--domain FILE``: a JSON object ``{attribute: entry}``, an entry being a
+    number of values, a list of labels (``{"labels": [...], "other": "LABEL"}`` with a catch-all
+    bucket) or ``{"bins": [e_0, ..., e_k], "clip": false}`` (:mod:`sosproj.data.codebook`)."""
     from sosproj.data.domain import Domain
 
     check_input_file(path, "--domain")
@@ -339,7 +349,8 @@ def _read_domain(path: str) -> Any:
         if isinstance(exc, SosprojError):
             raise InvalidInputError(f"--domain: {exc}") from None
         raise InvalidInputError(f"--domain {path} is not valid JSON; it must hold an object "
-                                '{"attribute": number of values, ...}') from None
+                                '{"attribute": number of values, a list of labels or {"bins": [edges]}, '
+                                '...}') from None
 
 
 def parse_workload_spec(spec: str | None) -> list[list[str]] | None:
@@ -401,10 +412,50 @@ def _read_categorical(args: argparse.Namespace) -> tuple[Any, str]:
     if all(is_number(h) for h in header):
         raise InvalidInputError("--infer-domain: INPUT's first row is numeric; the CSV needs a header row "
                                 "naming the attributes")
-    wide = Dataset.from_csv(path, Domain(tuple(header), (_INFER_MAX_SIZE,) * len(header)))
-    sizes = tuple(int(s) + 1 for s in wide.records.max(axis=0))
-    return (Dataset(wide.records, Domain(wide.domain.names, sizes)),
-            "INFERRED from the private records (largest code + 1): not covered by the privacy guarantee")
+    labels = _infer_labels(path, header)
+    wide = Dataset.from_csv(path, Domain(tuple(header), tuple(
+        len(lab) if lab is not None else _INFER_MAX_SIZE for lab in labels), tuple(labels)))
+    sizes = tuple(len(lab) if lab is not None else int(s) + 1
+                  for lab, s in zip(labels, wide.records.max(axis=0), strict=True))
+    source = "INFERRED from the private records (largest code + 1"
+    named = [a for a, lab in zip(header, labels, strict=True) if lab is not None]
+    if named:
+        source += f"; sorted distinct values of the columns that are not all numbers: {named}"
+    return (Dataset(wide.records, Domain(wide.domain.names, sizes, tuple(labels))),
+            source + "): not covered by the privacy guarantee")
+
+
+def _infer_labels(path: str, header: list[str]) -> list[tuple[str, ...] | None]:
+    """``--infer-domain``: per column, ``None`` when every non-empty cell is a number (integer codes, as
+    before), else the sorted distinct non-empty values (stripped) as labels. Reads the private records."""
+    from sosproj.data.domain import csv_memory_estimate
+    from sosproj.validation import check_memory
+
+    check_memory(csv_memory_estimate(path, len(header)), "reading INPUT")
+    numeric = [True] * len(header)
+    distinct: list[set[str]] = [set() for _ in header]
+    for pass_ in (0, 1):  # 1: which columns hold a non-number; 2: their distinct values
+        with open(path, newline="", encoding="utf-8") as fh:
+            reader = csv.reader(fh)
+            next(reader, None)
+            for row in reader:
+                if len(row) != len(header):
+                    continue  # refused, with its count, by Dataset.from_csv
+                for j, cell in enumerate(row):
+                    t = cell.strip()
+                    if not t or (pass_ == 1 and numeric[j]):
+                        continue
+                    if pass_ == 0:
+                        if numeric[j] and not is_number(t):
+                            numeric[j] = False
+                    else:
+                        distinct[j].add(t)
+        if all(numeric):
+            break
+    out: list[tuple[str, ...] | None] = []
+    for j in range(len(header)):
+        out.append(None if numeric[j] else tuple(sorted(distinct[j])))
+    return out
 
 
 def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side: str) -> int:
@@ -452,16 +503,33 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         public = {"domain": rel.domain.as_dict(), "domain_source": domain_source, "k": int(rel.k),
                   "m": int(rel.m), "m_source": "dataset size, public under replace-one adjacency",
                   "workload": [[names[a] for a in w] for w in rel.workload], "selection": args.selection}
+        csvs: dict[str, bytes] = {}
+        if rel.domain.has_labels:
+            # the long format of every table, with the public labels of the code book
+            csvs = {table_csv_path(npz, i): rel.labeled_table(w).to_csv().encode("utf-8")
+                    for i, w in enumerate(rel.workload)}
+            outputs["table_<i>.csv"] = (
+                f"{os.path.basename(table_csv_path(npz, '<i>'))}: table_<i> in long format, one row per cell: "
+                "the value (public label) of each attribute, then the released count; header = the "
+                "attribute names, then 'count'")
+        if not args.force:
+            for p in csvs:
+                if os.path.exists(p):
+                    raise OutputError(f"-o: {p} already exists; pass --force to overwrite it")
         sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
                                 seeded=args.seed is not None, outputs=outputs)
         _check_convergence(sidecar, args, console)
-        _write(npz, side, arrays, sidecar)
+        _write(npz, side, arrays, sidecar, csvs)
         bar.update(1)
         code = _report(console, npz, side, sidecar)
-        shown = list(outputs.items())[:3]
-        console.print(f"  {len(outputs)} tables, axes named in the sidecar's outputs: "
+        tables = [(key, desc) for key, desc in outputs.items() if key in arrays]
+        shown = tables[:3]
+        console.print(f"  {len(tables)} tables, axes named in the sidecar's outputs: "
                       + "; ".join(f"{key} = {desc[len('private counts over '):]}" for key, desc in shown)
-                      + ("; ..." if len(outputs) > len(shown) else ""))
+                      + ("; ..." if len(tables) > len(shown) else ""))
+        if csvs:
+            console.print(f"  and {len(csvs)} long-format CSV tables with the values: "
+                          f"{os.path.basename(table_csv_path(npz, 0))}, ...")
         return code
 
 
@@ -594,12 +662,16 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                                      "tables; also admm, scs, clarabel, mosek)")
     mg.add_argument("--tensor", action="store_true", help="also store the full n^k moment tensor")
     dom = mg.add_mutually_exclusive_group()
-    dom.add_argument("--domain", help="PUBLIC domain JSON {attribute: number of values}: INPUT is then an "
-                                      "integer-coded CSV with a header (columns matched by name) and the "
-                                      "categorical residual pipeline releases one table per attribute set")
+    dom.add_argument("--domain", help="PUBLIC domain JSON {attribute: entry}, an entry being the number of "
+                                      "values (integer codes), a list of labels ({\"labels\": [...], "
+                                      "\"other\": LABEL} with a catch-all bucket) or {\"bins\": [edges], "
+                                      "\"clip\": false}: INPUT is then a CSV with a header (columns matched "
+                                      "by name) and the categorical residual pipeline releases one table per "
+                                      "attribute set (with labels: also OUT.table_<i>.csv in long format)")
     dom.add_argument("--infer-domain", action="store_true",
                      help="categorical CSV with a header but no domain file: the number of values of each "
-                          "column is INFERRED FROM THE PRIVATE DATA (largest code + 1), which leaks it; a "
+                          "column is INFERRED FROM THE PRIVATE DATA (largest code + 1; the sorted distinct "
+                          "values of a column that is not all numbers), which leaks it; a "
                           "warning is always printed (also under --quiet). Testing only; use --domain")
     mg.add_argument("--workload", help="with --domain / --infer-domain: the attribute sets to release, inline "
                                        "'a,b,c;a,d' or a .json file with a list of lists of names "

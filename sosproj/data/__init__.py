@@ -9,7 +9,7 @@ Public names load lazily (``sosproj.data.subset_moments`` imports only what it n
 
 from sosproj._lazy import attach
 
-_SUBMODULES = ["moment_tensor", "datasets", "synthetic", "contingency", "domain", "residuals"]
+_SUBMODULES = ["moment_tensor", "datasets", "synthetic", "contingency", "domain", "codebook", "residuals"]
 _NAMES = {
     "subsets_upto": "sosproj.data.moment_tensor",
     "subset_counts": "sosproj.data.moment_tensor",
@@ -26,6 +26,8 @@ _NAMES = {
     "load_dataset": "sosproj.data.datasets",
     "Domain": "sosproj.data.domain",
     "Dataset": "sosproj.data.domain",
+    "Codebook": "sosproj.data.codebook",
+    "LabeledTable": "sosproj.data.codebook",
     "ResidualLayout": "sosproj.data.residuals",
     "list_datasets": "sosproj.data.datasets",
     "planted_binary": "sosproj.data.synthetic",

@@ -25,6 +25,7 @@ Examples
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 import math
 from collections.abc import Mapping, Sequence
@@ -34,23 +35,38 @@ from typing import Any
 
 import numpy as np
 
+from sosproj.data.codebook import Codebook, LabeledTable, encode_column, problems_message
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
+from sosproj.validation import check_memory
 
-__all__ = ["Domain", "Dataset", "as_dataset"]
+__all__ = ["Domain", "Dataset", "as_dataset", "csv_memory_estimate"]
 
 
 @dataclass(frozen=True)
 class Domain:
-    """Attribute names and their numbers of values (positive integers; codes are ``0 .. size-1``).
+    """Attribute names, their numbers of values and, optionally, their public code books.
+
+    Codes are ``0 .. size-1``. ``labels`` (optional) holds one entry per attribute: ``None`` (integer
+    codes, Private-PGM's convention) or a :class:`~sosproj.data.codebook.Codebook` (a list of labels,
+    possibly with an ``other`` bucket, or numeric bins) whose size must equal the attribute's. A
+    domain without any code book stores ``labels=None``, so sizes-only domains compare and hash as
+    before. The code books are metadata: nothing downstream of the door (measurement,
+    reconstruction) reads them.
 
     >>> Domain.from_sizes([2, 2]).names
     ('x0', 'x1')
     >>> Domain.from_mapping({"b": 3, "a": 2}).size_of("a")
     2
+    >>> dom = Domain.from_mapping({"sex": ["F", "M"], "age": {"bins": [0, 18, 65, 120]}, "k": 2})
+    >>> dom.sizes, dom.values("age"), dom.values("k")
+    ((2, 3, 2), ('[0, 18)', '[18, 65)', '[65, 120)'), ('0', '1'))
+    >>> Domain.from_mapping(dom.as_dict()) == dom
+    True
     """
 
     names: tuple[str, ...]
     sizes: tuple[int, ...]
+    labels: tuple[Codebook | None, ...] | None = None
 
     def __post_init__(self) -> None:
         names = tuple(str(a) for a in self.names)
@@ -66,8 +82,30 @@ class Domain:
             sizes.append(int(s))
         if len(sizes) != len(names):
             raise InvalidParameterError("domain needs one size per attribute name")
+        labels = None
+        if self.labels is not None:
+            if isinstance(self.labels, (str, bytes, Mapping)) or not hasattr(self.labels, "__iter__"):
+                raise InputTypeError("domain labels must be a sequence with one entry (None or a code book) "
+                                     "per attribute")
+            books = list(self.labels)
+            if len(books) != len(names):
+                raise InvalidParameterError("domain labels need one entry (None or a code book) per attribute")
+            out: list[Codebook | None] = []
+            for a, s, b in zip(names, sizes, books, strict=True):
+                if b is None:
+                    out.append(None)
+                    continue
+                cb = Codebook.parse(b, a)
+                if cb.attr != a:
+                    cb = Codebook(cb.kind, cb.labels, cb.edges, cb.clip, cb.other, attr=a)
+                if cb.size != s:
+                    raise InvalidParameterError(
+                        f"domain size of attribute {a!r} is {s} but its code book has {cb.size} values")
+                out.append(cb)
+            labels = tuple(out) if any(b is not None for b in out) else None
         object.__setattr__(self, "names", names)
         object.__setattr__(self, "sizes", tuple(sizes))
+        object.__setattr__(self, "labels", labels)
 
     # -- construction -----------------------------------------------------------------
     @classmethod
@@ -80,13 +118,28 @@ class Domain:
         return cls(tuple(names), tuple(sizes))
 
     @classmethod
-    def from_mapping(cls, mapping: Mapping[str, int]) -> Domain:
-        """A domain from ``{name: size}`` (insertion order is the attribute order)."""
-        return cls(tuple(mapping), tuple(mapping.values()))
+    def from_mapping(cls, mapping: Mapping[str, Any]) -> Domain:
+        """A domain from ``{name: entry}`` (insertion order is the attribute order).
+
+        An entry is a number of values (integer codes), a list of labels, ``{"labels": [...],
+        "other": "LABEL"}`` or ``{"bins": [e_0, ..., e_k], "clip": false}`` (see
+        :mod:`sosproj.data.codebook`).
+        """
+        sizes: list[Any] = []
+        books: list[Codebook | None] = []
+        for a, v in mapping.items():
+            if isinstance(v, (list, tuple, Mapping, Codebook, str)):
+                cb = Codebook.parse(v, str(a))
+                books.append(cb)
+                sizes.append(cb.size)
+            else:
+                books.append(None)
+                sizes.append(v)
+        return cls(tuple(mapping), tuple(sizes), tuple(books))
 
     @classmethod
     def parse(cls, domain: Any, n: int | None = None) -> Domain:
-        """Accept a :class:`Domain`, a mapping ``name -> size`` or a list of sizes."""
+        """Accept a :class:`Domain`, a mapping ``name -> entry`` or a list of sizes."""
         if isinstance(domain, Domain):
             dom = domain
         elif isinstance(domain, Mapping):
@@ -99,12 +152,25 @@ class Domain:
 
     @classmethod
     def from_json(cls, path: str | Path) -> Domain:
-        """Read a Private-PGM domain file: a JSON object ``{"attribute": size, ...}``."""
+        """Read a domain file: a JSON object ``{"attribute": entry, ...}`` (Private-PGM's sizes, or the
+        code books of :meth:`from_mapping`)."""
         with open(path, encoding="utf-8") as fh:
             obj = json.load(fh)
         if not isinstance(obj, dict):
             raise InvalidInputError(f"domain file {str(path)!r} must hold a JSON object name -> size")
         return cls.from_mapping(obj)
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        """The JSON text of :meth:`as_dict` (written to ``path`` too when given); :meth:`from_json` reads it back.
+
+        >>> Domain.from_mapping({"a": 2, "b": ["x", "y"]}).to_json()
+        '{"a": 2, "b": ["x", "y"]}'
+        """
+        text = json.dumps(self.as_dict(), ensure_ascii=False)
+        if path is not None:
+            with open(path, "w", encoding="utf-8") as fh:
+                fh.write(text + "\n")
+        return text
 
     # -- queries ----------------------------------------------------------------------
     @property
@@ -148,9 +214,25 @@ class Domain:
         """Number of cells of the marginal table of ``attrs``."""
         return math.prod(self.sizes[a] for a in attrs)
 
-    def as_dict(self) -> dict[str, int]:
-        """``{name: size}`` in attribute order (the JSON domain file format)."""
-        return dict(zip(self.names, self.sizes, strict=True))
+    @property
+    def has_labels(self) -> bool:
+        """At least one attribute has a code book (labels or bins)."""
+        return self.labels is not None
+
+    def codebook(self, attr: int | str) -> Codebook | None:
+        """The code book of one attribute (``None``: integer codes)."""
+        return None if self.labels is None else self.labels[self.index(attr)]
+
+    def values(self, attr: int | str) -> tuple[str, ...]:
+        """The label of every code of one attribute (its code book's labels; ``"0", "1", ...`` without one)."""
+        cb = self.codebook(attr)
+        return cb.labels if cb is not None else tuple(str(i) for i in range(self.size_of(attr)))
+
+    def as_dict(self) -> dict[str, Any]:
+        """``{name: entry}`` in attribute order (the JSON domain file format): the size of an attribute
+        without a code book (``{name: size}`` for a sizes-only domain, as before), else its code book."""
+        books = self.labels or (None,) * self.n
+        return {a: (s if b is None else b.as_json()) for a, s, b in zip(self.names, self.sizes, books, strict=True)}
 
 
 @dataclass(frozen=True, eq=False)
@@ -194,14 +276,20 @@ class Dataset:
         return f"Dataset(m={self.m}, domain={self.domain.as_dict()})"
 
     @classmethod
-    def from_csv(cls, csv_path: str | Path, domain: Domain | str | Path | Mapping[str, int]) -> Dataset:
-        """Read an integer-coded CSV with a header row; columns are matched to ``domain`` by name.
+    def from_csv(cls, csv_path: str | Path, domain: Domain | str | Path | Mapping[str, Any]) -> Dataset:
+        """Read a CSV with a header row, encoding every column by its attribute's public rule.
 
-        ``domain``: a :class:`Domain`, a mapping, or the path of a JSON domain file. The result's
-        attribute order is the domain's. Every header name must be in the domain and vice versa.
+        ``domain``: a :class:`Domain`, a mapping, or the path of a JSON domain file. Columns are
+        matched to the domain by name; the result's attribute order is the domain's. Every header name
+        must be in the domain and vice versa. Encoding (:mod:`sosproj.data.codebook`): labels by exact
+        match after stripping whitespace (or the ``other`` bucket); bins by parsing a float; integer codes
+        ``0 .. size-1`` for attributes without a code book. Values outside the public domain, empty
+        cells and unparseable numbers are refused by ONE :class:`~sosproj.errors.InvalidInputError`
+        naming each bad column, the kind of problem and how many records -- never a value or a row.
+        The memory of the result is estimated from the file size and checked before reading.
         """
-        dom = domain if isinstance(domain, Domain) else (
-            Domain.from_mapping(domain) if isinstance(domain, Mapping) else Domain.from_json(domain))
+        dom = _domain_arg(domain)
+        check_memory(csv_memory_estimate(csv_path, dom.n), f"reading CSV {Path(csv_path).name}")
         with open(csv_path, newline="", encoding="utf-8") as fh:
             reader = csv.reader(fh)
             try:
@@ -214,15 +302,65 @@ class Dataset:
                 raise InvalidInputError(
                     f"CSV header and domain disagree: in the domain but not the header {missing}, in the "
                     f"header but not the domain {extra}; make the domain JSON name exactly the CSV columns")
-            rows = [r for r in reader if r]
-        try:
-            raw = np.array(rows, dtype=np.float64) if rows else np.zeros((0, len(header)))
-        except ValueError:
-            raise InvalidInputError("CSV records must be integer codes (found a non-numeric entry)") from None
-        if raw.ndim != 2 or raw.shape[1] != len(header):
-            raise InvalidInputError("every CSV record must have one value per header column")
-        order = [header.index(a) for a in dom.names]
-        return cls(raw[:, order], dom)
+            order = [header.index(a) for a in dom.names]
+            chunks: list[np.ndarray] = []
+            problems: dict[str, dict[str, int]] = {}
+            ragged = 0
+            while True:
+                raw = list(itertools.islice(reader, _CHUNK_ROWS))
+                if not raw:
+                    break
+                rows = [r for r in raw if r]
+                del raw
+                good = [r for r in rows if len(r) == len(header)]
+                ragged += len(rows) - len(good)
+                del rows
+                if good:
+                    cols = list(zip(*good, strict=True))
+                    chunks.append(_encode(dom, [cols[j] for j in order], problems))
+        if ragged:
+            raise InvalidInputError(f"every CSV record must have one value per header column ({ragged} "
+                                    f"record{'s' if ragged != 1 else ''} do not)")
+        if problems:
+            raise InvalidInputError(problems_message(problems, "CSV records"))
+        if not chunks:
+            raise InvalidInputError("records must contain at least one row")
+        return cls(np.concatenate(chunks, axis=0), dom)
+
+    @classmethod
+    def from_columns(cls, columns: Mapping[str, Any], domain: Domain | str | Path | Mapping[str, Any]) -> Dataset:
+        """In-memory records: ``{name: sequence of values}`` (lists or 1-D numpy arrays), encoded like
+        :meth:`from_csv` (same rules, same refusals, same messages).
+
+        >>> dom = Domain.from_mapping({"sex": ["F", "M"], "age": {"bins": [0, 30, 120]}})
+        >>> Dataset.from_columns({"age": [37, 12.5], "sex": ["M", "F"]}, dom).records.tolist()
+        [[1, 1], [0, 0]]
+        """
+        dom = _domain_arg(domain)
+        if not isinstance(columns, Mapping):
+            raise InputTypeError("columns must be a mapping {attribute name: sequence of values}")
+        missing = [a for a in dom.names if a not in columns]
+        extra = [str(c) for c in columns if c not in dom.names]
+        if missing or extra:
+            raise InvalidInputError(f"columns and domain disagree: in the domain but not the columns {missing}, "
+                                    f"in the columns but not the domain {extra}")
+        cols = []
+        for a in dom.names:
+            c = columns[a]
+            if isinstance(c, (str, bytes)) or not hasattr(c, "__len__"):
+                raise InputTypeError(f"column {a!r} must be a list or a 1-D array of values")
+            if isinstance(c, np.ndarray) and c.ndim != 1:
+                raise InvalidInputError(f"column {a!r} must be 1-D; got {c.ndim} dimension(s)")
+            cols.append(c)
+        lengths = {len(c) for c in cols}
+        if len(lengths) != 1:
+            raise InvalidInputError("every column must hold one value per record (the columns have different lengths)")
+        check_memory(_RECORD_BYTES * dom.n * lengths.pop(), "encoding the columns")
+        problems: dict[str, dict[str, int]] = {}
+        codes = _encode(dom, cols, problems)
+        if problems:
+            raise InvalidInputError(problems_message(problems, "records"))
+        return cls(codes, dom)
 
     def marginal(self, attrs: Sequence[int]) -> np.ndarray:
         """Count table of ``attrs`` (axes in the given order), computed from the records.
@@ -240,12 +378,76 @@ class Dataset:
             code += self.records[:, a]
         return np.bincount(code, minlength=math.prod(shape)).reshape(shape)
 
-    def to_csv(self, path: str | Path) -> None:
-        """Write the records as an integer-coded CSV with the attribute names as header."""
+    def to_csv(self, path: str | Path, *, values: bool = False) -> None:
+        """Write the records as a CSV with the attribute names as header: integer codes, or with
+        ``values=True`` the label of every code (:meth:`Domain.values`; bins as their interval labels).
+
+        >>> import os, tempfile
+        >>> ds = Dataset.from_columns({"sex": ["M", "F"]}, {"sex": ["F", "M"]})
+        >>> p = os.path.join(tempfile.mkdtemp(), "x.csv"); ds.to_csv(p, values=True)
+        >>> open(p).read().split()
+        ['sex', 'M', 'F']
+        """
         with open(path, "w", newline="", encoding="utf-8") as fh:
             w = csv.writer(fh)
             w.writerow(self.domain.names)
-            w.writerows(self.records.tolist())
+            if not values:
+                w.writerows(self.records.tolist())
+                return
+            vals = [np.asarray(self.domain.values(j), dtype=object) for j in range(self.n)]
+            cols = [vals[j][self.records[:, j]] for j in range(self.n)]
+            w.writerows(zip(*cols, strict=True))
+
+    def labeled_table(self, attrs: Sequence[int | str]) -> LabeledTable:
+        """The TRUE count table of ``attrs`` with its axis labels (for checks; never publish it).
+
+        >>> list(Dataset.from_columns({"sex": ["M", "F", "M"]}, {"sex": ["F", "M"]}).labeled_table(["sex"]).rows())
+        [('F', 1.0), ('M', 2.0)]
+        """
+        idx = self.domain.indices(attrs)
+        return LabeledTable(tuple(self.domain.names[a] for a in idx), tuple(self.domain.values(a) for a in idx),
+                            self.marginal(idx))
+
+
+#: bytes per cell while encoding (a float64 parse, an int64 code, the final small code, slack)
+_RECORD_BYTES = 24
+#: rows encoded at a time (bounds the Python objects of the CSV reader)
+_CHUNK_ROWS = 65536
+
+
+def csv_memory_estimate(csv_path: str | Path, n: int) -> int:
+    """Bytes needed to encode a CSV of ``n`` columns, from its size alone (read before any record).
+
+    A record takes at least 2 bytes per attribute (one character and a separator), so the file holds
+    at most ``size / (2 n)`` records; each cell is parsed through float64 / int64 columns
+    (:data:`_RECORD_BYTES` per cell); rows are read in chunks of :data:`_CHUNK_ROWS`.
+    """
+    try:
+        nbytes = Path(csv_path).stat().st_size
+    except OSError:
+        raise InvalidInputError(f"CSV file {str(csv_path)!r} not found or not readable") from None
+    n = max(int(n), 1)
+    return int(_RECORD_BYTES * n * (nbytes // (2 * n) + 1))
+
+
+def _domain_arg(domain: Any) -> Domain:
+    if isinstance(domain, Domain):
+        return domain
+    if isinstance(domain, Mapping):
+        return Domain.from_mapping(domain)
+    return Domain.from_json(domain)
+
+
+def _encode(dom: Domain, cols: Sequence[Any], problems: dict[str, dict[str, int]]) -> np.ndarray:
+    """Codes of the columns (domain order) by their public rules; problem counts added to ``problems``."""
+    out = np.empty((len(cols[0]), dom.n), dtype=np.int64)
+    for j, (a, s) in enumerate(zip(dom.names, dom.sizes, strict=True)):
+        codes, p = encode_column(cols[j], dom.codebook(j), s)
+        out[:, j] = codes
+        for kind, c in p.items():
+            problems.setdefault(a, {})
+            problems[a][kind] = problems[a].get(kind, 0) + c
+    return out
 
 
 def _check_codes(records: Any, domain: Domain) -> np.ndarray:

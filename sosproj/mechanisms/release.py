@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from sosproj.data.codebook import LabeledTable
 from sosproj.data.moment_tensor import n_subsets_upto, tensor_from_subset_moments
 from sosproj.errors import InputTypeError, InvalidInputError, InvalidParameterError
 from sosproj.privacy.spec import PrivacySpec
@@ -424,6 +425,18 @@ class MarginalTablesRelease:
     def tables(self) -> dict[tuple[int, ...], np.ndarray]:
         """Every workload table, keyed by its (sorted) attribute tuple."""
         return {w: self.layout.marginal(self.residuals, w) for w in self.workload}
+
+    def labeled_table(self, attrs: Any) -> LabeledTable:
+        """:meth:`table` with its axis labels: a :class:`~sosproj.data.codebook.LabeledTable` whose
+        ``counts`` equal ``table(attrs)`` and whose ``values[i]`` are the public labels of attribute
+        ``attrs[i]`` (:meth:`Domain.values <sosproj.data.domain.Domain.values>`: the code book's labels,
+        ``"0", "1", ...`` for an attribute without one). ``rows()`` gives the long format (the value of
+        each attribute, then the released count) and ``to_csv(path)`` writes it with a header naming
+        the attributes. Post-processing of the release: the labels are public metadata.
+        """
+        idx = self.domain.indices(attrs)
+        return LabeledTable(tuple(self.domain.names[a] for a in idx), tuple(self.domain.values(a) for a in idx),
+                            self.table(idx))
 
 
 __all__.append("MarginalTablesRelease")
