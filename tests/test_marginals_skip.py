@@ -11,6 +11,7 @@ from test_marginals_pipeline import assert_sensitivity_is_brute_force
 
 from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
+from sosproj.errors import InvalidParameterError
 from sosproj.mechanisms import marginals_pipeline as mp
 from sosproj.privacy.spec import Adjacency, PrivacySpec
 from sosproj.testing import noise_disabled
@@ -708,3 +709,13 @@ def test_the_l1_choice_in_the_release_is_post_processing(monkeypatch):
     assert all(np.array_equal(r1.table(w), r2.table(w)) for w in r1.workload)
     assert r1.info["raw_one_way_sets"] == [(3,)]             # the 30-value attribute of _data is concentrated
     assert any(not np.array_equal(r1.table(w), r0.table(w)) for w in r1.workload)
+
+
+def test_a_one_value_attribute_in_the_workload_is_refused_with_its_name():
+    """An attribute with a single value has no residual (q = 0): refused by name before any measurement (the domain is
+    public); outside the workload it is harmless."""
+    X = np.array([[0, 1, 2], [0, 0, 1], [0, 1, 0], [0, 1, 1]] * 50)
+    with pytest.raises(InvalidParameterError, match=r"single value in the workload: \['x0'\]"):
+        mp.release(X, 2, epsilon=1.0, delta=1e-6, domain=[1, 2, 3], rng=0)
+    rel = mp.release(X, 2, epsilon=1.0, delta=1e-6, domain=[1, 2, 3], rng=0, workload=[(1, 2)])
+    assert rel.table((1, 2)).sum() == pytest.approx(200.0)

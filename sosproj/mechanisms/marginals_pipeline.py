@@ -1623,6 +1623,11 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     if workload is None:
         check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
+    single = sorted({ds.domain.names[a] for w in wl for a in w if ds.domain.sizes[a] == 1})
+    if single:   # public (the domain): a one-value attribute has no residual to measure
+        raise InvalidParameterError(
+            f"attributes with a single value in the workload: {single}; a table with such an attribute is the "
+            "table without it (the attribute carries no information): drop it from the domain (or the workload)")
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
     m_pub = _public_m(ds.m, public_m, spec_args["adjacency"])
     snr = public_snr(m_pub, spec_args["epsilon"], layout) if m_pub is not None else None
