@@ -61,6 +61,9 @@ def test_labeled_csv_end_to_end_long_tables_name_the_values_and_sum_to_m(labeled
         side = json.loads(out.with_suffix(".json").read_text())
         pub = side["public_parameters"]
         assert pub["domain"] == truth.domain.as_dict() == DOMAIN and pub["domain_source"].startswith("public")
+        assert pub["attribute_order"] == list(truth.domain.names)            # the sidecar's keys are sorted
+        from sosproj.data.domain import Domain
+        assert Domain.from_mapping({a: pub["domain"][a] for a in pub["attribute_order"]}) == truth.domain
         assert "table_<i>.csv" in side["outputs"]
         with np.load(out.with_suffix(".npz")) as z:
             arrays = {k: z[k] for k in z.files}

@@ -500,7 +500,9 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         arrays = {f"table_{i}": np.asarray(rel.table(w), dtype=float) for i, w in enumerate(rel.workload)}
         outputs = {f"table_{i}": "private counts over (" + ", ".join(names[a] for a in w) + ")"
                    for i, w in enumerate(rel.workload)}
-        public = {"domain": rel.domain.as_dict(), "domain_source": domain_source, "k": int(rel.k),
+        # the sidecar's JSON sorts keys, so the domain's attribute order (the codes' axes) is stated on its own
+        public = {"domain": rel.domain.as_dict(), "attribute_order": list(names), "domain_source": domain_source,
+                  "k": int(rel.k),
                   "m": int(rel.m), "m_source": "dataset size, public under replace-one adjacency",
                   "workload": [[names[a] for a in w] for w in rel.workload], "selection": args.selection}
         csvs: dict[str, bytes] = {}
