@@ -153,3 +153,19 @@ def test_existing_table_csvs_are_not_overwritten_without_force(labeled, tmp_path
     assert _run("release", "marginals", path, "--domain", dom, "-k", "2", *EPS, "-o", out / "r", "--quiet",
                 "--force") == 0
     assert (out / "r.table_3.csv").read_text().startswith("class,age,count")   # sets in domain order
+
+
+def test_a_forced_rewrite_leaves_no_table_csv_of_an_earlier_release(labeled, tmp_path):
+    """--force with fewer workload tables (k = 1 after k = 2) removes the earlier run's extra OUT.table_<i>.csv: every
+    table CSV beside OUT then belongs to the sidecar that lists it."""
+    path, dom, _ = labeled
+    out = tmp_path / "r"
+    assert _run("release", "marginals", path, "--domain", dom, "-k", "2", *EPS, "-o", out, "--quiet") == 0
+    n2 = len([f for f in os.listdir(tmp_path) if f.startswith("r.table_")])
+    assert _run("release", "marginals", path, "--domain", dom, "-k", "1", *EPS, "-o", out, "--quiet",
+                "--force") == 0
+    side = json.loads(out.with_suffix(".json").read_text())
+    n1 = len(side["public_parameters"]["workload"])
+    assert n1 < n2
+    kept = sorted(f for f in os.listdir(tmp_path) if f.startswith("r.table_"))
+    assert kept == [f"r.table_{i}.csv" for i in range(n1)]

@@ -522,6 +522,11 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
                                 seeded=args.seed is not None, outputs=outputs)
         _check_convergence(sidecar, args, console)
         _write(npz, side, arrays, sidecar, csvs)
+        if args.force:   # a forced rewrite of OUT leaves no table CSV of an earlier release beside the new ones
+            j = len(csvs)
+            while os.path.exists(table_csv_path(npz, j)):
+                os.remove(table_csv_path(npz, j))
+                j += 1
         bar.update(1)
         code = _report(console, npz, side, sidecar)
         tables = [(key, desc) for key, desc in outputs.items() if key in arrays]
