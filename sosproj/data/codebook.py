@@ -242,12 +242,12 @@ def encode_column(values: Sequence[Any] | np.ndarray, codebook: Codebook | None,
 
     x, empty, bad = _as_floats(values)
     count("empty cells", int(empty.sum()))
+    count("non-numeric values (integer codes expected)" if codebook is None else "non-numeric values", int(bad.sum()))
+    ok = ~(empty | bad)
+    nonfinite = ok & ~np.isfinite(x)
+    count(f"NaN or infinite {'codes' if codebook is None else 'values'}", int(nonfinite.sum()))
+    ok &= ~nonfinite
     if codebook is None:
-        count("non-numeric values (integer codes expected)", int(bad.sum()))
-        ok = ~(empty | bad)
-        nonfinite = ok & ~np.isfinite(x)
-        count("NaN or infinite codes", int(nonfinite.sum()))
-        ok &= ~nonfinite
         frac = ok & (x != np.round(np.where(ok, x, 0.0)))
         count("non-integer codes", int(frac.sum()))
         ok &= ~frac
@@ -256,11 +256,6 @@ def encode_column(values: Sequence[Any] | np.ndarray, codebook: Codebook | None,
         count(f"codes outside its domain 0..{s - 1}", int((ok & (x >= s)).sum()))
         codes = np.where(ok & (x >= 0) & (x < s), x, 0.0).astype(np.int64)
         return codes, problems
-    count("non-numeric values", int(bad.sum()))
-    ok = ~(empty | bad)
-    nonfinite = ok & ~np.isfinite(x)
-    count("NaN or infinite values", int(nonfinite.sum()))
-    ok &= ~nonfinite
     edges = np.asarray(codebook.edges)
     k = len(edges) - 1
     xs = np.where(ok, x, edges[0])

@@ -228,6 +228,11 @@ class Domain:
         cb = self.codebook(attr)
         return cb.labels if cb is not None else tuple(str(i) for i in range(self.size_of(attr)))
 
+    def labeled_table(self, attrs: Sequence[int], counts: np.ndarray) -> LabeledTable:
+        """``counts`` (one axis per attribute of ``attrs``, indices) with the names and value labels of
+        those attributes: the one place a table gets its labels (datasets and releases)."""
+        return LabeledTable(tuple(self.names[a] for a in attrs), tuple(self.values(a) for a in attrs), counts)
+
     def as_dict(self) -> dict[str, Any]:
         """``{name: entry}`` in attribute order (the JSON domain file format): the size of an attribute
         without a code book (``{name: size}`` for a sizes-only domain, as before), else its code book."""
@@ -405,8 +410,7 @@ class Dataset:
         [('F', 1.0), ('M', 2.0)]
         """
         idx = self.domain.indices(attrs)
-        return LabeledTable(tuple(self.domain.names[a] for a in idx), tuple(self.domain.values(a) for a in idx),
-                            self.marginal(idx))
+        return self.domain.labeled_table(idx, self.marginal(idx))
 
 
 #: bytes per cell while encoding (a float64 parse, an int64 code, the final small code, slack)

@@ -435,8 +435,7 @@ class MarginalTablesRelease:
         the attributes. Post-processing of the release: the labels are public metadata.
         """
         idx = self.domain.indices(attrs)
-        return LabeledTable(tuple(self.domain.names[a] for a in idx), tuple(self.domain.values(a) for a in idx),
-                            self.table(idx))
+        return self.domain.labeled_table(idx, self.table(idx))
 
 
 __all__.append("MarginalTablesRelease")
