@@ -62,6 +62,10 @@ def test_domain_file_release_names_the_attributes_and_is_exact_without_noise(dat
     for i, w in enumerate(pub["workload"]):
         assert side["outputs"][f"table_{i}"] == f"private counts over ({', '.join(w)})"
         np.testing.assert_allclose(arrays[f"table_{i}"], truth.marginal([names.index(a) for a in w]), atol=1e-6)
+    # the privacy claim names the neighbours of categorical records (any record of the domain), not 0/1 rows
+    assert side["privacy"]["adjacency"] == crel.ADJACENCY["marginals-domain"]
+    assert "0/1" not in side["privacy"]["adjacency"] and "record of the domain" in side["privacy"]["adjacency"]
+    assert side["diagnostics"]["adjacency"] == "replace-one"
 
 
 def test_inferred_domain_warns_even_under_quiet_and_json(data, tmp_path, capsys, measure_every_set):

@@ -75,6 +75,10 @@ ADJACENCY = {
     "marginals": ("D and D' (rows = records, columns = binary attributes) are adjacent when D' is D "
                   "with one record replaced by any admissible record (any 0/1 row, or with --sparsity t "
                   "any row with at most t ones); m is the same for both and is therefore public"),
+    "marginals-domain": ("D and D' (rows = records, one value per attribute of the public domain) are adjacent "
+                         "when D' is D with one record replaced by any record of the domain (any code of every "
+                         "attribute: any label, bin or catch-all bucket of its code book); m is the same for "
+                         "both and is therefore public"),
 }
 
 #: keys never copied from a mechanism's ``info`` into the sidecar
@@ -142,15 +146,18 @@ def _check_convergence(sidecar: dict[str, Any], args: argparse.Namespace, consol
                  "not the exact projection (diagnostics.converged = false in the sidecar)")
 
 
-def _privacy_block(rel: Any, kind: str) -> dict[str, Any]:
+def _privacy_block(rel: Any, adjacency: str) -> dict[str, Any]:
     return {"epsilon": float(rel.epsilon), "delta": float(rel.delta),
             "sensitivity": float(rel.sensitivity), "sigma": float(rel.sigma),
-            "calibration": str(rel.calibration), "noise": "gaussian", "adjacency": ADJACENCY[kind]}
+            "calibration": str(rel.calibration), "noise": "gaussian", "adjacency": ADJACENCY[adjacency]}
 
 
 def build_sidecar(kind: str, rel: Any, *, method: str, public: dict[str, Any], seeded: bool,
-                  outputs: dict[str, str]) -> dict[str, Any]:
+                  outputs: dict[str, str], adjacency: str | None = None) -> dict[str, Any]:
     """The JSON sidecar of a release (see the module docstring for what it may hold).
+
+    ``adjacency`` names the entry of :data:`ADJACENCY` that states the neighbouring datasets
+    (default: ``kind``; ``"marginals-domain"`` for records over a categorical domain).
 
     >>> from sosproj.mechanisms.release import Release
     >>> r = Release(np.eye(2), 1.0, 1.0, 1e-6, 1.0, "analytic", "demo", {"projection": {"iterations": 3}})
@@ -165,7 +172,7 @@ def build_sidecar(kind: str, rel: Any, *, method: str, public: dict[str, Any], s
         "release": kind,
         "mechanism": str(getattr(rel, "mechanism", None) or f"release_{kind}[{method}]"),
         "method": method,
-        "privacy": _privacy_block(rel, kind),
+        "privacy": _privacy_block(rel, kind if adjacency is None else adjacency),
         "public_parameters": public,
         "seeded_noise": seeded,
         "outputs": outputs,
@@ -519,7 +526,7 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
                 if os.path.exists(p):
                     raise OutputError(f"-o: {p} already exists; pass --force to overwrite it")
         sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
-                                seeded=args.seed is not None, outputs=outputs)
+                                seeded=args.seed is not None, outputs=outputs, adjacency="marginals-domain")
         _check_convergence(sidecar, args, console)
         _write(npz, side, arrays, sidecar, csvs)
         if args.force:   # a forced rewrite of OUT leaves no table CSV of an earlier release beside the new ones
