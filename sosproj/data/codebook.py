@@ -338,6 +338,18 @@ class LabeledTable:
         c.setflags(write=False)
         object.__setattr__(self, "counts", c)
 
+    def __repr__(self) -> str:
+        """A summary (attributes, shape, total and the first labels), not the whole table.
+
+        >>> LabeledTable(("age", "sex"), (tuple(map(str, range(40))), ("F", "M")), np.ones((40, 2)))
+        LabeledTable(attributes=('age', 'sex'), shape=(40, 2), total=80, values=(('0', '1', '2', ...), ('F', 'M')))
+        """
+        def head(v: tuple[str, ...]) -> str:
+            return repr(v) if len(v) <= 4 else "(" + ", ".join(map(repr, v[:3])) + ", ...)"
+        vals = "(" + ", ".join(head(v) for v in self.values) + ("," if len(self.values) == 1 else "") + ")"
+        return (f"LabeledTable(attributes={self.attributes!r}, shape={self.counts.shape}, "
+                f"total={float(self.counts.sum()):.6g}, values={vals})")
+
     @property
     def count_column(self) -> str:
         """Header of the count column: ``count`` (``released_count`` if an attribute is named ``count``)."""
