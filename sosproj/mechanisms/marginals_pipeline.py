@@ -102,13 +102,16 @@ ALLOCATIONS = ("auto", "rp", "equal-tables")
 #: public rule skips; the noise scales then depend on its noisy output)
 SELECTIONS = ("none", "one-way")
 
+#: how a bad marginal order is named in its error (the bound is the number of attributes)
+K_NAME = "k (the marginal order, at most the number of attributes)"
+
 
 # ====================================================================== workload
 
 
 def parse_workload(domain: Domain, k: int, workload: Any = None) -> list[tuple[int, ...]]:
     """Sorted attribute tuples of the workload (default: all ``k``-way sets); names or indices."""
-    k = check_int(k, "k", minimum=1, maximum=domain.n)
+    k = check_int(k, K_NAME, minimum=1, maximum=domain.n)
     if workload is None:
         return all_k_way(domain.n, k)
     if isinstance(workload, (str, bytes)) or not hasattr(workload, "__iter__"):
@@ -1607,7 +1610,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     if workload is None:  # refuse from the sizes alone, before any pass over the records
         sizes = _public_sizes(data, domain)
         if sizes is not None:
-            check_all_k_way_memory(sizes, check_int(k, "k", minimum=1, maximum=len(sizes)))
+            check_all_k_way_memory(sizes, check_int(k, K_NAME, minimum=1, maximum=len(sizes)))
     ds = as_dataset(data, domain)
     check_choice(allocation, "allocation", ALLOCATIONS)
     check_choice(reconstruction, "reconstruction", tuple(RECONSTRUCTIONS))
@@ -1621,7 +1624,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         raise InvalidParameterError(
             f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail', 'compiled'; got {sorted(unknown)}")
     if workload is None:
-        check_all_k_way_memory(ds.domain.sizes, check_int(k, "k", minimum=1, maximum=ds.n))
+        check_all_k_way_memory(ds.domain.sizes, check_int(k, K_NAME, minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
     single = sorted({ds.domain.names[a] for w in wl for a in w if ds.domain.sizes[a] == 1})
     if single:   # public (the domain): a one-value attribute has no residual to measure
