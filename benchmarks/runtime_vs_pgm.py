@@ -42,6 +42,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 PEERS_PYTHON = "/work/venv-peers/bin/python"
+#: the peer implementations: (python of their venv, runner). ``smartnoise``: smartnoise-synth 1.0.8 on mbi 1.1.0 (its
+#: AIM is the refactored private-pgm code without the warm start, which the authors' repository says not to compare
+#: against); ``dpmm``: dpmm 0.1.9, the authors' pre-refactoring ``mechanisms/aim.py`` / ``mst.py`` (warm-started
+#: ``FactoredInference``), docs/bench_peers.md "Which AIM"
+PEER_IMPLS = {"smartnoise": (PEERS_PYTHON, "benchmarks/peers/run_private_pgm.py"),
+              "dpmm": ("/work/venv-dpmm/bin/python", "benchmarks/peers/run_dpmm.py")}
 DELTA = 1e-9
 K = 3
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
@@ -110,7 +116,7 @@ def run_sosproj(src: str, name: str, eps: float, seed: int, env: dict[str, str])
 
 
 def run_peer(meth: str, name: str, eps: float, seed: int, timeout: float, env: dict[str, str],
-             keep_dir: Path | None) -> dict:
+             keep_dir: Path | None, impl: str = "smartnoise") -> dict:
     import numpy as np
 
     sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -121,10 +127,12 @@ def run_peer(meth: str, name: str, eps: float, seed: int, timeout: float, env: d
     with tempfile.TemporaryDirectory() as tmp:
         npz = Path(tmp) / "out.npz"
         la = _load1()
-        rc, wall, cpu = _child_run([PEERS_PYTHON, str(ROOT / "benchmarks/peers/run_private_pgm.py"), meth,
+        python, runner = PEER_IMPLS[impl]
+        rc, wall, cpu = _child_run([python, str(ROOT / runner), meth,
                                     str(DATA_DIR / f"{name}.csv"), str(DATA_DIR / f"{name}-domain.json"),
                                     f"{eps:g}", f"{DELTA:g}", str(seed), str(npz)], timeout, env)
-        row = {"method": meth, "proc_wall_s": wall, "proc_cpu_s": cpu, "load_before": la, "load_after": _load1()}
+        row = {"method": meth, "proc_wall_s": wall, "proc_cpu_s": cpu, "load_before": la, "load_after": _load1(),
+               **({"peer_impl": impl} if impl != "smartnoise" else {})}
         if rc is None:
             return {**row, "cutoff": True, "cutoff_s": timeout, "l1": None, "wall_s": None, "cpu_s": None}
         if rc != 0:
@@ -135,7 +143,7 @@ def run_peer(meth: str, name: str, eps: float, seed: int, timeout: float, env: d
         l1, _ = errors(wl, wl.workload_answers(z["synth"]), wl.workload_answers(X), X.shape[0])
         if keep_dir is not None:
             keep_dir.mkdir(parents=True, exist_ok=True)
-            (keep_dir / f"{meth}_{name}_{eps:g}_{seed}.npz").write_bytes(npz.read_bytes())
+            (keep_dir / f"{meth}_{impl}_{name}_{eps:g}_{seed}.npz").write_bytes(npz.read_bytes())
         return {**row, "l1": l1, "wall_s": float(z["time"]),
                 "cpu_s": float(z["cpu"]) if "cpu" in z.files else None,
                 "maxrss_mib": float(z["maxrss_kb"]) / 1024}
@@ -201,6 +209,8 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--sosproj-repeats", type=int, default=2,
                     help="sosproj releases per cell, interleaved with the peer's (sosproj, peer, sosproj, ...)")
     ap.add_argument("--peer-timeout", type=float, default=3600.0)
+    ap.add_argument("--peer-impl", choices=sorted(PEER_IMPLS), default="smartnoise",
+                    help="which package runs AIM / MST (rows of dpmm carry peer_impl = 'dpmm')")
     ap.add_argument("--label", default="", help="written into every row (e.g. the sosproj commit)")
     ap.add_argument("--keep-synth", default=None, help="directory for the peers' synthetic data (npz)")
     ap.add_argument("--out", default=None, help="JSON lines file the rows are appended to (required)")
@@ -231,7 +241,7 @@ def main(argv: list[str] | None = None) -> None:
                 rows.append({**run_sosproj(args.sosproj_src, name, eps, seed, env), "repeat": rep,
                              "sosproj_src": str(Path(args.sosproj_src).resolve())})
                 if rep == 0 and meth != "none":
-                    rows.append(run_peer(meth, name, eps, seed, args.peer_timeout, env, keep))
+                    rows.append(run_peer(meth, name, eps, seed, args.peer_timeout, env, keep, args.peer_impl))
                 if args.baseline_src is not None:
                     rows.append({**run_sosproj(args.baseline_src, name, eps, seed, env), "repeat": rep,
                                  "method": "sosproj_base", "sosproj_src": str(Path(args.baseline_src).resolve())})

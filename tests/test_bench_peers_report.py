@@ -200,7 +200,30 @@ def test_the_targets_block_states_a_miss_and_a_met_cell(tmp_path):
     assert "titanic 1: 1.0" in line["| default <= best linear peer (paired ratio <= 1.00, upper <= 1.03)"]
     assert "titanic 0.3: 0.4" not in text and " | 1 | - | - |" in line[
         "| titanic, adult at epsilon <= 0.3: <= 0.5x RP+truncate (paired)"]
-    assert "titanic 1: 0.903 (upper" in line["| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means)"]
+    assert "titanic 1: 0.903 (upper" in line[
+        "| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation)"]
+
+
+def test_a_cell_is_judged_against_the_stronger_implementation_of_aim(tmp_path):
+    """dpmm's runs (``peer_impl = "dpmm"``) are their own peer column; the target takes the stronger one."""
+    rows = [_row("sosproj", 1.0, s, 0.70) for s in range(3)]
+    _write(tmp_path / "pgm.jsonl", [_row("aim", 1.0, 0, 0.80), _row("aim", 1.0, 1, 0.76)])
+    (tmp_path / "study").mkdir()
+    _write(tmp_path / "study" / "rows_dpmm.jsonl",
+           [dict(_row("aim", 1.0, s, 0.60 + 0.01 * s), peer_impl="dpmm") for s in range(2)])
+    runs = load_pgm_runs(tmp_path)
+    assert sorted({r["method"] for r in runs}) == ["aim", "aim_dpmm"]
+    rows += runs
+    for r in rows:
+        r.update(seconds=1.0, rmse=1.0, peak_mib=None)
+    agg = aggregate(rows)
+    text = targets_block(agg, rows)
+    line = {t.split(" | ")[0]: t for t in text.splitlines()}
+    aim = line["| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation)"]
+    # smartnoise alone would be met (0.70 / 0.78 = 0.897); dpmm's runs (mean 0.605) make it a miss, 1.157
+    assert "titanic 1: 1.157" in aim and "AIM (dpmm)" in aim and "AIM (smartnoise): 0.897" in aim
+    assert aim.split(" | ")[1].startswith("0:")
+    assert "vs AIM (dpmm): error ratio" in make_tables(agg, rows)
 
 
 def test_the_generated_docs_are_what_the_stored_rows_give():

@@ -42,11 +42,16 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
-ORDER = ("sosproj", "sosproj_sel", "sosproj_rp", "sosproj_lnn", "rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst")
+ORDER = ("sosproj", "sosproj_sel", "sosproj_rp", "sosproj_lnn", "rp", "rp_trunc", "grem_lnn", "tables", "aim",
+         "aim_dpmm", "mst", "mst_dpmm")
 LABEL = {"sosproj": "sosproj default", "sosproj_sel": "sosproj selection=one-way", "sosproj_rp": "sosproj alloc=rp",
          "sosproj_lnn": "sosproj recon=lnn",
          "rp": "RP (BLUE)", "rp_trunc": "RP+truncate", "grem_lnn": "GReM-LNN", "tables": "equal tables+cube",
-         "aim": "AIM", "mst": "MST"}
+         "aim": "AIM (smartnoise)", "aim_dpmm": "AIM (dpmm)", "mst": "MST (smartnoise)", "mst_dpmm": "MST (dpmm)"}
+#: the implementations of each Private-PGM peer: smartnoise-synth 1.0.8 (rows without ``peer_impl``) and dpmm 0.1.9,
+#: the authors' pre-refactoring code (rows with ``peer_impl = "dpmm"``, method renamed ``<peer>_dpmm`` on reading);
+#: a target cell is judged against the stronger of them (docs/bench_peers.md, "Which AIM")
+PGM_IMPLS = {"aim": ("aim", "aim_dpmm"), "mst": ("mst", "mst_dpmm")}
 LINEAR_PEERS = ("rp", "rp_trunc", "grem_lnn", "tables")
 DATASETS = ("nltcs", "titanic", "adult", "planted32", "planted64")
 
@@ -87,7 +92,8 @@ def load_rows(results: Path, prefixes: tuple[str, ...] | list[str] = PREFIXES) -
 def load_pgm_runs(results: Path) -> list[dict]:
     """Every AIM / MST run stored under ``results`` (:data:`PGM_RUN_GLOBS`), once each.
 
-    AIM and MST draw unseeded noise, so every stored run is an independent draw and all of them count. The same
+    AIM and MST draw unseeded noise, so every stored run is an independent draw and all of them count. A run of
+    dpmm's implementation (``peer_impl = "dpmm"``) is kept as method ``aim_dpmm`` / ``mst_dpmm``. The same
     run recorded in two files (``pgm.jsonl`` and ``pgm_v4.jsonl``, a study's copy) has the same error to 12 digits
     and is kept once (the first file read); a cut-off run (``l1`` null) is kept once per (cell, seed). Each kept
     run gets ``seed`` = its index in the cell (so runs never replace each other), ``seconds`` (its own, or
@@ -102,6 +108,8 @@ def load_pgm_runs(results: Path) -> list[dict]:
                 r = json.loads(x)
                 if r.get("method") not in ("aim", "mst"):
                     continue
+                if r.get("peer_impl") == "dpmm":
+                    r = dict(r, method=f"{r['method']}_dpmm")
                 cell = (r["dataset"], r["method"], float(r["epsilon"]))
                 run = round(float(r["l1"]), 12) if r.get("l1") is not None else ("cut off", r.get("seed"))
                 if (cell, run) in runs:
@@ -219,7 +227,9 @@ def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
                     cells.append(s)
             lines.append(f"| {e:g} | " + " | ".join(cells) + " |")
         lines.append("")
-    # ratio table: default vs best peer
+    # ratio table: default vs best peer (a Private-PGM implementation gets a column once it has a stored run)
+    pgm_cols = [p for p in ORDER if p in ("aim", "mst") or (p in PGM_IMPLS["aim"] + PGM_IMPLS["mst"]
+                                                             and any(k[1] == p for k in agg))]
     lines += ["#### Ratios: sosproj default / best peer", "",
               "Best linear peer = lowest mean error in the cell. Unpaired: ratio of means, upper end of its "
               "delta-method 95% interval. Paired: geometric mean of the per-seed ratios with its 95% t-interval "
@@ -227,8 +237,8 @@ def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
               "whose standard normals the default shares; equal tables draws its own noise, so against it the "
               "pairing is by seed only).", "",
               "| dataset | epsilon | best linear peer | ratio (upper) | paired ratio [95% interval] | "
-              "vs AIM: error ratio, time ratio* | vs MST: error ratio, time ratio* |",
-              "|---|---|---|---|---|---|---|"]
+              + " | ".join(f"vs {LABEL[p]}: error ratio, time ratio*" for p in pgm_cols) + " |",
+              "|---|---|---|---|---|" + "---|" * len(pgm_cols)]
     for ds in datasets:
         for e in sorted({k[2] for k in agg if k[0] == ds}):
             d = agg.get((ds, "sosproj", e))
@@ -243,17 +253,17 @@ def make_tables(agg: dict, rows: list[dict] | None = None) -> str:
             else:
                 bl = "- | - | -"
             pg = []
-            for p in ("aim", "mst"):
+            for p in pgm_cols:
                 a = agg.get((ds, p, e))
                 if a is None:
                     pg.append("not run")
                 elif "l1" not in a:
-                    pg.append(f"AIM cut off at {fmt(a['seconds'])} s")
+                    pg.append(f"cut off at {fmt(a['seconds'])} s")
                 else:
                     r, up = ratio(d, a) if a["n"] > 1 else (d["l1"] / a["l1"], math.nan)
                     ups = fmt(up) if math.isfinite(up) else "one seed"
                     pg.append(f"{r:.3f} ({ups}), {d['seconds'] / a['seconds']:.4f} (n={a['n']})")
-            lines.append(f"| {ds} | {e:g} | {bl} | {pg[0]} | {pg[1]} |")
+            lines.append(f"| {ds} | {e:g} | {bl} | " + " | ".join(pg) + " |")
     lines += ["", "\\* Time ratio = the default's median wall time in these rows / the peer's recorded wall time, from "
               "runs at other times and loads: NOT same-run, indicative only. The same-run CPU ratios are in "
               "[Runtime against AIM and MST, same run](#runtime-against-aim-and-mst-same-run)."]
@@ -345,21 +355,33 @@ def targets_block(agg: dict, rows: list[dict]) -> str:
             (met if pr[0] <= TRUNC_RATIO else missed).append(f"{ds} {e:g}: {pr[0]:.3f}")
     out.append(f"| titanic, adult at epsilon <= {TRUNC_EPS:g}: <= {TRUNC_RATIO}x RP+truncate (paired) | {len(met)} | "
                f"{'; '.join(missed) or '-'} | - |")
-    for peer in ("aim", "mst"):
+    for peer, impls in PGM_IMPLS.items():
         met, missed, cut, absent = [], [], [], []
         for ds in TARGET_DATASETS:
             for e in PGM_EPS:
-                d, a = agg.get((ds, "sosproj", e)), agg.get((ds, peer, e))
-                if a is None or d is None:
+                d = agg.get((ds, "sosproj", e))
+                found = [(impl, agg[(ds, impl, e)]) for impl in impls if (ds, impl, e) in agg]
+                scored = [(impl, a) for impl, a in found if "l1" in a]
+                if d is None or not found:
                     absent.append(f"{ds} {e:g}")
-                elif "l1" not in a:
-                    cut.append(f"{ds} {e:g}: {LABEL[peer]} cut off at {fmt(a['seconds'])} s")
+                elif not scored:
+                    cut.append(f"{ds} {e:g}: " + ", ".join(f"{LABEL[i]} cut off at {fmt(a['seconds'])} s"
+                                                          for i, a in found))
                 else:
-                    r, up = ratio(d, a) if a["n"] > 1 else (d["l1"] / a["l1"], math.nan)
-                    note = f"{r:.3f} (upper {fmt(up)}, {a['n']} runs)" if math.isfinite(up) else f"{r:.3f} (one run)"
+                    # the stronger implementation of the peer (the higher ratio) judges the cell
+                    judged = []
+                    for impl, a in scored:
+                        r, up = ratio(d, a) if a["n"] > 1 else (d["l1"] / a["l1"], math.nan)
+                        judged.append((r, up, impl, a["n"]))
+                    r, up, impl, n = max(judged)
+                    runs = f"upper {fmt(up)}, {n} runs" if math.isfinite(up) else "one run"
+                    note = f"{r:.3f} ({runs}" + (f", {LABEL[impl]})" if len(impls) > 1 else ")")
+                    others = [f"{LABEL[i]}: {x:.3f}" for x, _, i, _ in judged if i != impl]
+                    note += f" [{'; '.join(others)}]" if others else ""
                     (met if r <= 1.0 else missed).append(f"{ds} {e:g}: {note}")
-        out.append(f"| error <= 1.0x {LABEL[peer]} at epsilon 0.3, 1, 3 (ratio of means) | {len(met)}: "
-                   f"{'; '.join(met) or '-'} | {'; '.join(missed) or '-'} | "
+        name = peer.upper()
+        out.append(f"| error <= 1.0x {name} at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation) | "
+                   f"{len(met)}: {'; '.join(met) or '-'} | {'; '.join(missed) or '-'} | "
                    f"{'; '.join(cut + ([', '.join(absent) + ': not run'] if absent else [])) or '-'} |")
     return "\n".join(out)
 
@@ -381,7 +403,7 @@ def plot(agg: dict, img: Path) -> None:
             e = np.array([p[0] for p in pts])
             y = np.array([p[1]["l1"] for p in pts])
             h = np.array([p[1]["h"] if math.isfinite(p[1]["h"]) else 0.0 for p in pts])
-            style = "o-" if m.startswith("sosproj") else ("s--" if m in ("aim", "mst") else ".-")
+            style = "o-" if m.startswith("sosproj") else ("s--" if m.split("_")[0] in PGM_IMPLS else ".-")
             color = f"C{ORDER.index(m)}"  # one color per method across panels
             (line,) = ax.plot(e, y, style, label=LABEL[m], ms=5, color=color)
             handles[m] = line
