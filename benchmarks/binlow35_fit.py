@@ -1,0 +1,95 @@
+"""Fit of the cube rule t(snr) to the fine-grid rows of benchmarks/binlow35_study.py (session 35).
+
+Per (shape, snr) cell: mean error over the paired seeds at every t of the grid, the best grid t, the
+error at main's cube rule t = 1/(1 + snr/15) (a row of its own, ``--current``), and for a candidate rule
+``t = t_max / (1 + (snr/snr0)^power)`` its error read off the cell's curve (piecewise-linear in t between
+measured points; clipped to the grid's ends). Regret = error / best grid error - 1. Prints the cell table
+and the best candidate rules by mean regret (worst-cell regret as the tie-break).
+
+Usage: python benchmarks/binlow35_fit.py benchmarks/results_allocation/binlow35/raw_*.txt [--exclude SHAPE ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+from collections import defaultdict
+
+import numpy as np
+
+
+def cube_rule(snr: float, t_max: float = 1.0, snr0: float = 15.0, power: float = 1.0) -> float:
+    return t_max / (1.0 + (snr / snr0) ** power)
+
+
+def load(paths: list[str], exclude: set[str]) -> dict:
+    cells: dict = defaultdict(lambda: defaultdict(dict))   # (shape, snr) -> t -> seed -> err
+    for p in paths:
+        for line in open(p):
+            f = line.split()
+            if not f or f[0] == "shape" or f[0] in exclude:
+                continue
+            cells[(f[0], round(float(f[3]), 3))][float(f[2])][int(f[4])] = float(f[5])
+    return cells
+
+
+def curves(cells: dict) -> dict:
+    """(shape, snr) -> (ts, mean errors) over the seeds present at every t of the cell."""
+    out = {}
+    for key, by_t in cells.items():
+        seeds = set.intersection(*(set(v) for v in by_t.values()))
+        if len(seeds) < 2:
+            continue
+        ts = np.array(sorted(by_t))
+        errs = np.array([np.mean([by_t[t][s] for s in sorted(seeds)]) for t in ts])
+        out[key] = (ts, errs, len(seeds))
+    return out
+
+
+def err_at(curve: tuple, t: float) -> float:
+    ts, errs, _ = curve
+    return float(np.interp(t, ts, errs))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("paths", nargs="+")
+    ap.add_argument("--exclude", nargs="*", default=[])
+    a = ap.parse_args()
+    cv = curves(load(a.paths, set(a.exclude)))
+    grid = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2]
+    print("| shape | snr | seeds | best grid t | err best | err t=1 | err main rule (t) | main / best | t=1 / best |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for key in sorted(cv, key=lambda k: (k[0], k[1])):
+        ts, errs, ns = cv[key]
+        on = [i for i, t in enumerate(ts) if any(abs(t - g) < 1e-9 for g in grid)]
+        ib = on[int(np.argmin(errs[on]))]
+        tc = cube_rule(key[1])
+        ec = err_at(cv[key], tc)
+        e1 = err_at(cv[key], 1.0)
+        print(f"| {key[0]} | {key[1]:g} | {ns} | {ts[ib]:g} | {errs[ib]:.5f} | {e1:.5f} | {ec:.5f} ({tc:.2f}) | "
+              f"{ec / errs[ib]:.4f} | {e1 / errs[ib]:.4f} |")
+
+    def regrets(rule) -> np.ndarray:
+        r = []
+        for key, c in cv.items():
+            ts, errs, _ = c
+            best = errs.min()
+            r.append(err_at(c, rule(key[1])) / best - 1.0)
+        return np.array(r)
+
+    base = regrets(cube_rule)
+    print(f"\nmain's rule (1, 15, 1): mean regret {base.mean():.4%}, worst {base.max():.4%} over {len(base)} cells")
+    res = []
+    for tmax, snr0, power in itertools.product([0.9, 1.0, 1.1, 1.2], [5, 7.5, 10, 15, 20, 25, 30, 40, 50],
+                                               [1.0, 1.5, 2.0, 3.0]):
+        r = regrets(lambda s, a=tmax, b=snr0, c=power: cube_rule(s, a, b, c))
+        res.append((r.mean(), r.max(), tmax, snr0, power))
+    res.sort()
+    print("best candidates (t_max, snr0, power): mean regret, worst cell")
+    for mr, wr, tmax, snr0, power in res[:15]:
+        print(f"  ({tmax:g}, {snr0:g}, {power:g}): {mr:.4%}, worst {wr:.4%}")
+
+
+if __name__ == "__main__":
+    main()
