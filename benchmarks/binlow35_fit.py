@@ -18,8 +18,12 @@ from collections import defaultdict
 import numpy as np
 
 
-def cube_rule(snr: float, t_max: float = 1.0, snr0: float = 15.0, power: float = 1.0) -> float:
-    return t_max / (1.0 + (snr / snr0) ** power)
+def cube_rule(snr: float, t_max: float = 1.0, snr0: float = 15.0, power: float = 1.0, snr_lo: float = 0.0,
+              power_lo: float = 1.0) -> float:
+    """``t_max / (1 + (snr/snr0)^power)``, times the fall-off ``1 / (1 + (snr_lo/snr)^power_lo)`` if ``snr_lo > 0``
+    (the form of sosproj.mechanisms.marginals_pipeline.auto_mix)."""
+    t = t_max / (1.0 + (snr / snr0) ** power)
+    return t / (1.0 + (snr_lo / snr) ** power_lo) if snr_lo > 0 else t
 
 
 def load(paths: list[str], exclude: set[str]) -> dict:
@@ -81,14 +85,20 @@ def main() -> None:
     base = regrets(cube_rule)
     print(f"\nmain's rule (1, 15, 1): mean regret {base.mean():.4%}, worst {base.max():.4%} over {len(base)} cells")
     res = []
-    for tmax, snr0, power in itertools.product([0.9, 1.0, 1.1, 1.2], [5, 7.5, 10, 15, 20, 25, 30, 40, 50],
-                                               [1.0, 1.5, 2.0, 3.0]):
-        r = regrets(lambda s, a=tmax, b=snr0, c=power: cube_rule(s, a, b, c))
-        res.append((r.mean(), r.max(), tmax, snr0, power))
+    for tmax, snr0, power, lo, plo in itertools.product([0.9, 1.0, 1.1, 1.2], [5, 7.5, 10, 15, 20, 25, 30, 40, 50],
+                                                        [1.0, 1.5, 2.0, 3.0], [0.0, 0.1, 0.2, 0.3, 0.5],
+                                                        [2.0, 3.0, 6.0]):
+        if lo == 0.0 and plo != 2.0:
+            continue
+        r = regrets(lambda s, a=tmax, b=snr0, c=power, d=lo, e=plo: cube_rule(s, a, b, c, d, e))
+        res.append((r.mean(), r.max(), tmax, snr0, power, lo, plo))
     res.sort()
-    print("best candidates (t_max, snr0, power): mean regret, worst cell")
-    for mr, wr, tmax, snr0, power in res[:15]:
-        print(f"  ({tmax:g}, {snr0:g}, {power:g}): {mr:.4%}, worst {wr:.4%}")
+    print("best candidates (t_max, snr0, power, snr_lo, power_lo): mean regret, worst cell")
+    for mr, wr, *par in res[:15]:
+        print(f"  {tuple(par)}: {mr:.4%}, worst {wr:.4%}")
+    print("best without the fall-off (snr_lo = 0):")
+    for mr, wr, *par in [r for r in res if r[5] == 0.0][:5]:
+        print(f"  {tuple(par)}: {mr:.4%}, worst {wr:.4%}")
 
 
 if __name__ == "__main__":
