@@ -55,10 +55,52 @@ def err_at(curve: tuple, t: float) -> float:
     return float(np.interp(t, ts, errs))
 
 
+def _gm_ci(x: np.ndarray) -> tuple[float, float, float]:
+    """Geometric mean of per-seed ratios with a 95% Student-t interval on the log-ratios."""
+    from scipy.stats import t as student
+
+    lg = np.log(x)
+    h = float(student.ppf(0.975, len(lg) - 1) * lg.std(ddof=1) / np.sqrt(len(lg))) if len(lg) > 1 else np.inf
+    return float(np.exp(lg.mean())), float(np.exp(lg.mean() - h)), float(np.exp(lg.mean() + h))
+
+
+def paired_table(cells: dict, rule: list[float]) -> None:
+    """Per cell, paired over seeds: main's rule / t = 1, main's rule / best grid t, and (if given and measured)
+    the rule / main's rule (geometric means with 95% intervals)."""
+    print("\n| shape | snr | main / t=1 | main / best grid t (t) | rule / main (rule's t) |")
+    print("|---|---|---|---|---|")
+    for key in sorted(cells, key=lambda k: (k[0], k[1])):
+        by_t = cells[key]
+        tc = cube_rule(key[1])
+        find = [t for t in by_t if abs(t - tc) < 1e-5]
+        if not find or 1.0 not in by_t:
+            continue
+        main_t = by_t[find[0]]
+        grid = [t for t in by_t if any(abs(t - g) < 1e-9 for g in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2))]
+        seeds = sorted(set(main_t).intersection(*(set(by_t[t]) for t in grid)))
+        if len(seeds) < 2:
+            continue
+        tb = min(grid, key=lambda t: np.mean([by_t[t][s] for s in seeds]))
+        r1 = _gm_ci(np.array([main_t[s] / by_t[1.0][s] for s in seeds]))
+        rb = _gm_ci(np.array([main_t[s] / by_t[tb][s] for s in seeds]))
+        txt = "-"
+        if rule:
+            tr = cube_rule(key[1], *rule)
+            fr = [t for t in by_t if abs(t - tr) < 1e-5]
+            if fr and abs(tr - tc) > 1e-5:
+                rr = _gm_ci(np.array([by_t[fr[0]][s] / main_t[s] for s in seeds]))
+                txt = f"{rr[0]:.4f} [{rr[1]:.4f}, {rr[2]:.4f}] ({tr:.2f})"
+        print(f"| {key[0]} | {key[1]:g} | {r1[0]:.4f} [{r1[1]:.4f}, {r1[2]:.4f}] | "
+              f"{rb[0]:.4f} [{rb[1]:.4f}, {rb[2]:.4f}] ({tb:g}) | {txt} |")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("paths", nargs="+")
     ap.add_argument("--exclude", nargs="*", default=[])
+    ap.add_argument("--paired", type=float, nargs="*", default=None,
+                    help="paired table: main's rule against t = 1, the best grid t and a rule (t_max snr0 power "
+                         "[snr_lo power_lo]) measured as its own row (--rule of the study)")
     a = ap.parse_args()
     cv = curves(load(a.paths, set(a.exclude)))
     grid = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2]
@@ -73,6 +115,9 @@ def main() -> None:
         e1 = err_at(cv[key], 1.0)
         print(f"| {key[0]} | {key[1]:g} | {ns} | {ts[ib]:g} | {errs[ib]:.5f} | {e1:.5f} | {ec:.5f} ({tc:.2f}) | "
               f"{ec / errs[ib]:.4f} | {e1 / errs[ib]:.4f} |")
+
+    if a.paired:
+        paired_table(load(a.paths, set(a.exclude)), a.paired)
 
     def regrets(rule) -> np.ndarray:
         r = []
