@@ -9,9 +9,13 @@ MIX="0.3 0.4 0.5 0.6 0.7 0.8 0.9 1.0 1.2"
     python benchmarks/binlow35_study.py $s --snr 0.3 1 2 3.5 6 10 20 30 --mix $MIX --seeds 10 --current > $D/raw_$s.txt
   done ) &
 wait
-# --- as run (session 35): the loop above was stopped after binary12-m2k (time budget; load 4-6 on the box);
-# binary12-m20k and planted16-m5k were not run. planted32-m20k was stopped after snr 3 (snr 6 / 10 not run).
-# Then, one process at a time, the skewed product shape and the held-out shape (markov14: never fitted on),
-# the latter with the candidate rule of binlow35_fit.py (1.0, 15, 1, fall-off 0.2, 3) as an extra row:
-#   python benchmarks/binlow35_study.py prodskew16-m10k --snr 0.3 1 2 3.5 6 10 20 30 --mix $MIX --seeds 10 --current > $D/raw_prodskew16-m10k.txt
-#   python benchmarks/binlow35_study.py markov14-m8k --snr 0.3 1 2 3.5 6 10 20 30 --mix $MIX --seeds 10 --current --rule 1 15 1 0.2 3 > $D/heldout_markov14-m8k.txt
+# --- as run (session 35): the loop above was stopped during binary12-m2k at snr 10 (time budget; load 4-6 on the
+# box: snr 0.3-6 complete, 10 partial); binary12-m20k and planted16-m5k were not run. planted32-m20k was stopped
+# after snr 3 (snr 6 / 10 not run). Then, one process at a time, the skewed product shape and the held-out shape
+# (markov16: never fitted on; its rows were read only after the candidate rule was fixed from the others), on a
+# smaller grid, the latter with the candidate rule of binlow35_fit.py (1.0, 15, 1, fall-off 0.2, 3) as a row of its own:
+MIX2="0.5 0.6 0.7 0.8 0.9 1.0"
+python benchmarks/binlow35_study.py prodskew16-m10k --snr 0.3 1 2 3.5 6 10 --mix $MIX2 --seeds 10 --current \
+    > $D/raw_prodskew16-m10k.txt
+python benchmarks/binlow35_study.py markov16-m8k --snr 0.3 1 2 3.5 6 10 --mix $MIX2 --seeds 10 --current \
+    --rule 1 15 1 0.2 3 > $D/heldout_markov16-m8k.txt
