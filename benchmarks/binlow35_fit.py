@@ -26,6 +26,10 @@ def cube_rule(snr: float, t_max: float = 1.0, snr0: float = 15.0, power: float =
     return t / (1.0 + (snr_lo / snr) ** power_lo) if snr_lo > 0 else t
 
 
+#: the t values of the study's grids (the rows of main's rule and of a candidate rule are extra points)
+GRID = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2, 1.4, 1.7, 2.0)
+
+
 def load(paths: list[str], exclude: set[str]) -> dict:
     cells: dict = defaultdict(lambda: defaultdict(dict))   # (shape, snr) -> t -> seed -> err
     for p in paths:
@@ -76,7 +80,7 @@ def paired_table(cells: dict, rule: list[float]) -> None:
         if not find or 1.0 not in by_t:
             continue
         main_t = by_t[find[0]]
-        grid = [t for t in by_t if any(abs(t - g) < 1e-9 for g in (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2))]
+        grid = [t for t in by_t if any(abs(t - g) < 1e-9 for g in GRID)]
         seeds = sorted(set(main_t).intersection(*(set(by_t[t]) for t in grid)))
         if len(seeds) < 2:
             continue
@@ -103,7 +107,7 @@ def main() -> None:
                          "[snr_lo power_lo]) measured as its own row (--rule of the study)")
     a = ap.parse_args()
     cv = curves(load(a.paths, set(a.exclude)))
-    grid = [0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2]
+    grid = GRID
     print("| shape | snr | seeds | best grid t | err best | err t=1 | err main rule (t) | main / best | t=1 / best |")
     print("|---|---|---|---|---|---|---|---|---|")
     for key in sorted(cv, key=lambda k: (k[0], k[1])):
@@ -127,6 +131,13 @@ def main() -> None:
             r.append(err_at(c, rule(key[1])) / best - 1.0)
         return np.array(r)
 
+    if a.paired:
+        print("\ncandidate rule / main's rule, read off the cells' curves (interpolated where not measured):")
+        for key in sorted(cv, key=lambda k: (k[0], k[1])):
+            tr, tc = cube_rule(key[1], *a.paired), cube_rule(key[1])
+            if abs(tr - tc) > 1e-3:
+                print(f"  {key[0]} snr {key[1]:g}: t {tc:.3f} -> {tr:.3f}: "
+                      f"{err_at(cv[key], tr) / err_at(cv[key], tc):.4f}")
     base = regrets(cube_rule)
     print(f"\nmain's rule (1, 15, 1): mean regret {base.mean():.4%}, worst {base.max():.4%} over {len(base)} cells")
     res = []

@@ -19,3 +19,13 @@ python benchmarks/binlow35_study.py prodskew16-m10k --snr 0.3 1 2 3.5 6 10 --mix
     > $D/raw_prodskew16-m10k.txt
 python benchmarks/binlow35_study.py markov16-m8k --snr 0.3 1 2 3.5 6 10 --mix $MIX2 --seeds 10 --current \
     --rule 1 15 1 0.2 3 > $D/heldout_markov16-m8k.txt
+# Information runs after the decision (main's rule kept; not used for any fit): how far past t = 1 the product shape
+# goes, and how low t goes at snr 0.3 (one process at a time; the t = 1.0 rows repeat the grid's, bit for bit):
+python benchmarks/binlow35_study.py prodskew16-m10k --snr 1 3.5 6 --mix 1.0 1.2 1.4 1.7 2.0 --seeds 10 \
+    > $D/info_prodskew16-m10k_high_t.txt
+for s in binary16-m5k planted16-m20k binary12-m2k; do
+    python benchmarks/binlow35_study.py $s --snr 0.3 --mix 0 0.1 0.2 --seeds 10 > $D/info_${s}_low_t.txt
+done
+# NLTCS (evaluation data, read only after the decision): the t grid at epsilon 0.03 / 0.1, 20 seeds, main's rule row:
+python benchmarks/binlow35_study.py nltcs --eps 0.03 0.1 --mix 0.6 0.7 0.8 0.9 1.0 1.2 --seeds 20 --current \
+    > $D/info_nltcs_after_decision.txt
