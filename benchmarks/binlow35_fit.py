@@ -98,6 +98,30 @@ def paired_table(cells: dict, rule: list[float]) -> None:
               f"{rb[0]:.4f} [{rb[1]:.4f}, {rb[2]:.4f}] ({tb:g}) | {txt} |")
 
 
+def doc_rows(cells: dict, suffix: str = "") -> list[str]:
+    """The rows of docs/bench_allocation.md's table "Binary data at low SNR (session 35)": per cell, the paired
+    seeds, the best grid ``t`` (lowest mean error over those seeds), main's ``t``, and the paired geometric means
+    main / best ``t`` and main / ``t = 1`` with 95% intervals (``tests/test_binlow35_record.py`` checks the doc)."""
+    rows = []
+    for key in sorted(cells, key=lambda k: (k[0], k[1])):
+        by_t = cells[key]
+        tc = cube_rule(key[1])
+        find = [t for t in by_t if abs(t - tc) < 1e-5]
+        if not find or 1.0 not in by_t:
+            continue
+        main_t = by_t[find[0]]
+        grid = [t for t in by_t if any(abs(t - g) < 1e-9 for g in GRID)]
+        seeds = sorted(set(main_t).intersection(*(set(by_t[t]) for t in grid)))
+        if len(seeds) < 2:
+            continue
+        tb = min(grid, key=lambda t: np.mean([by_t[t][s] for s in seeds]))
+        r1 = _gm_ci(np.array([main_t[s] / by_t[1.0][s] for s in seeds]))
+        rb = _gm_ci(np.array([main_t[s] / by_t[tb][s] for s in seeds]))
+        rows.append(f"| {key[0]}{suffix} | {key[1]:g} | {len(seeds)} | {tb:g} | {tc:.2f} | "
+                    f"{rb[0]:.4f} [{rb[1]:.4f}, {rb[2]:.4f}] | {r1[0]:.4f} [{r1[1]:.4f}, {r1[2]:.4f}] |")
+    return rows
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("paths", nargs="+")
@@ -105,7 +129,12 @@ def main() -> None:
     ap.add_argument("--paired", type=float, nargs="*", default=None,
                     help="paired table: main's rule against t = 1, the best grid t and a rule (t_max snr0 power "
                          "[snr_lo power_lo]) measured as its own row (--rule of the study)")
+    ap.add_argument("--doc", default=None, metavar="SUFFIX",
+                    help="print only the doc table's rows (doc_rows), the shape names followed by SUFFIX")
     a = ap.parse_args()
+    if a.doc is not None:
+        print("\n".join(doc_rows(load(a.paths, set(a.exclude)), a.doc)))
+        return
     cv = curves(load(a.paths, set(a.exclude)))
     grid = GRID
     print("| shape | snr | seeds | best grid t | err best | err t=1 | err main rule (t) | main / best | t=1 / best |")
