@@ -68,6 +68,13 @@ def _gm_ci(x: np.ndarray) -> tuple[float, float, float]:
     return float(np.exp(lg.mean())), float(np.exp(lg.mean() - h)), float(np.exp(lg.mean() + h))
 
 
+def _main_row(by_t: dict, tc: float, tol: float = 2e-4) -> float | None:
+    """The cell's row of main's rule: the measured ``t`` nearest ``tc`` within ``tol`` (the rows print the
+    SNR to 4 digits, so ``tc`` recomputed from it can be off by ~1e-4 at snr ~10)."""
+    t = min(by_t, key=lambda x: abs(x - tc))
+    return t if abs(t - tc) < tol else None
+
+
 def paired_table(cells: dict, rule: list[float]) -> None:
     """Per cell, paired over seeds: main's rule / t = 1, main's rule / best grid t, and (if given and measured)
     the rule / main's rule (geometric means with 95% intervals)."""
@@ -76,10 +83,10 @@ def paired_table(cells: dict, rule: list[float]) -> None:
     for key in sorted(cells, key=lambda k: (k[0], k[1])):
         by_t = cells[key]
         tc = cube_rule(key[1])
-        find = [t for t in by_t if abs(t - tc) < 1e-5]
-        if not find or 1.0 not in by_t:
+        find = _main_row(by_t, tc)
+        if find is None or 1.0 not in by_t:
             continue
-        main_t = by_t[find[0]]
+        main_t = by_t[find]
         grid = [t for t in by_t if any(abs(t - g) < 1e-9 for g in GRID)]
         seeds = sorted(set(main_t).intersection(*(set(by_t[t]) for t in grid)))
         if len(seeds) < 2:
@@ -106,10 +113,10 @@ def doc_rows(cells: dict, suffix: str = "") -> list[str]:
     for key in sorted(cells, key=lambda k: (k[0], k[1])):
         by_t = cells[key]
         tc = cube_rule(key[1])
-        find = [t for t in by_t if abs(t - tc) < 1e-5]
-        if not find or 1.0 not in by_t:
+        find = _main_row(by_t, tc)
+        if find is None or 1.0 not in by_t:
             continue
-        main_t = by_t[find[0]]
+        main_t = by_t[find]
         grid = [t for t in by_t if any(abs(t - g) < 1e-9 for g in GRID)]
         seeds = sorted(set(main_t).intersection(*(set(by_t[t]) for t in grid)))
         if len(seeds) < 2:

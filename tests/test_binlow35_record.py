@@ -44,6 +44,9 @@ def test_doc_table_is_the_fit_of_the_stored_rows():
     section = _section()
     table = [line for line in section.splitlines() if line.startswith("| ") and "-m" in line.split("|")[1]]
     assert table == rows
+    nltcs = fit.doc_rows(fit.load([str(RES / "info_nltcs_after_decision.txt")], set()), " (after the decision)")
+    assert len(nltcs) == 2
+    assert [line for line in section.splitlines() if line.startswith("| nltcs")] == nltcs
 
 
 def test_doc_rows_follow_the_rows():
