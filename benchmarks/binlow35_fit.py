@@ -75,11 +75,10 @@ def _main_row(by_t: dict, tc: float, tol: float = 2e-4) -> float | None:
     return t if abs(t - tc) < tol else None
 
 
-def paired_table(cells: dict, rule: list[float]) -> None:
-    """Per cell, paired over seeds: main's rule / t = 1, main's rule / best grid t, and (if given and measured)
-    the rule / main's rule (geometric means with 95% intervals)."""
-    print("\n| shape | snr | main / t=1 | main / best grid t (t) | rule / main (rule's t) |")
-    print("|---|---|---|---|---|")
+def paired_cells(cells: dict):
+    """Per cell with main's rule's row and a ``t = 1`` row, paired over the seeds present at every grid ``t``:
+    ``(key, seeds, main's t, its rows, best grid t, main / t=1, main / best t)``, the ratios as geometric means
+    with 95% intervals (:func:`_gm_ci`)."""
     for key in sorted(cells, key=lambda k: (k[0], k[1])):
         by_t = cells[key]
         tc = cube_rule(key[1])
@@ -94,12 +93,21 @@ def paired_table(cells: dict, rule: list[float]) -> None:
         tb = min(grid, key=lambda t: np.mean([by_t[t][s] for s in seeds]))
         r1 = _gm_ci(np.array([main_t[s] / by_t[1.0][s] for s in seeds]))
         rb = _gm_ci(np.array([main_t[s] / by_t[tb][s] for s in seeds]))
+        yield key, seeds, tc, main_t, tb, r1, rb
+
+
+def paired_table(cells: dict, rule: list[float]) -> None:
+    """Per cell, paired over seeds: main's rule / t = 1, main's rule / best grid t, and (if given and measured)
+    the rule / main's rule (geometric means with 95% intervals)."""
+    print("\n| shape | snr | main / t=1 | main / best grid t (t) | rule / main (rule's t) |")
+    print("|---|---|---|---|---|")
+    for key, seeds, tc, main_t, tb, r1, rb in paired_cells(cells):
         txt = "-"
         if rule:
             tr = cube_rule(key[1], *rule)
-            fr = [t for t in by_t if abs(t - tr) < 1e-5]
+            fr = [t for t in cells[key] if abs(t - tr) < 1e-5]
             if fr and abs(tr - tc) > 1e-5:
-                rr = _gm_ci(np.array([by_t[fr[0]][s] / main_t[s] for s in seeds]))
+                rr = _gm_ci(np.array([cells[key][fr[0]][s] / main_t[s] for s in seeds]))
                 txt = f"{rr[0]:.4f} [{rr[1]:.4f}, {rr[2]:.4f}] ({tr:.2f})"
         print(f"| {key[0]} | {key[1]:g} | {r1[0]:.4f} [{r1[1]:.4f}, {r1[2]:.4f}] | "
               f"{rb[0]:.4f} [{rb[1]:.4f}, {rb[2]:.4f}] ({tb:g}) | {txt} |")
@@ -109,24 +117,9 @@ def doc_rows(cells: dict, suffix: str = "") -> list[str]:
     """The rows of docs/bench_allocation.md's table "Binary data at low SNR (session 35)": per cell, the paired
     seeds, the best grid ``t`` (lowest mean error over those seeds), main's ``t``, and the paired geometric means
     main / best ``t`` and main / ``t = 1`` with 95% intervals (``tests/test_binlow35_record.py`` checks the doc)."""
-    rows = []
-    for key in sorted(cells, key=lambda k: (k[0], k[1])):
-        by_t = cells[key]
-        tc = cube_rule(key[1])
-        find = _main_row(by_t, tc)
-        if find is None or 1.0 not in by_t:
-            continue
-        main_t = by_t[find]
-        grid = [t for t in by_t if any(abs(t - g) < 1e-9 for g in GRID)]
-        seeds = sorted(set(main_t).intersection(*(set(by_t[t]) for t in grid)))
-        if len(seeds) < 2:
-            continue
-        tb = min(grid, key=lambda t: np.mean([by_t[t][s] for s in seeds]))
-        r1 = _gm_ci(np.array([main_t[s] / by_t[1.0][s] for s in seeds]))
-        rb = _gm_ci(np.array([main_t[s] / by_t[tb][s] for s in seeds]))
-        rows.append(f"| {key[0]}{suffix} | {key[1]:g} | {len(seeds)} | {tb:g} | {tc:.2f} | "
-                    f"{rb[0]:.4f} [{rb[1]:.4f}, {rb[2]:.4f}] | {r1[0]:.4f} [{r1[1]:.4f}, {r1[2]:.4f}] |")
-    return rows
+    return [f"| {key[0]}{suffix} | {key[1]:g} | {len(seeds)} | {tb:g} | {tc:.2f} | "
+            f"{rb[0]:.4f} [{rb[1]:.4f}, {rb[2]:.4f}] | {r1[0]:.4f} [{r1[1]:.4f}, {r1[2]:.4f}] |"
+            for key, seeds, tc, _, tb, r1, rb in paired_cells(cells)]
 
 
 def main() -> None:
