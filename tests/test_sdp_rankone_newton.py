@@ -102,6 +102,68 @@ def test_full_path_syr2k_product_matches_the_parent(k, monkeypatch):
     np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))   # the parent's
 
 
+def _face(d, k, seed, dominant=(-50.0, -20.0, -5.0)):
+    """A symmetric matrix with ``k`` negative eigenvalues (a few dominant ones, the rest in [-0.2, -1e-3], as the
+    ``n = 64`` faces after an early hand-over), its eigenvectors and eigenvalues."""
+    rng = np.random.default_rng(seed)
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    neg = np.concatenate([dominant, -rng.uniform(1e-3, 0.2, k - len(dominant))])
+    lam = np.concatenate([rng.permutation(neg), rng.uniform(0.5, 3.0, d - k)])
+    return (Q * lam) @ Q.T, Q, lam, rng
+
+
+@pytest.mark.parametrize("d", [60, FAST_SVEC_MIN + 31])
+def test_partial_path_with_many_negatives_matches_the_full_path(d, monkeypatch):
+    # issue 15, session 35: a face with 12 negative eigenvalues (more than the old MAX_NEGATIVE = 8) on the partial
+    # path; with every resolvent (PARTIAL_RESOLVENTS = None) its projection and Jacobian are the full
+    # eigendecomposition's, on the gather path (d = 60) and the dense gemm + syr2k product (d >= FAST_SVEC_MIN)
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", 24)
+    monkeypatch.setattr(pn, "PARTIAL_RESOLVENTS", None)
+    W, _, _, rng = _face(d, 12, 35)
+    w = svec(W)
+    full, part = _PsdBlock(d, single=False), PartialPsdBlock(d)
+    (p1, m1), (p2, m2) = full.decompose(w), part.decompose(w)
+    assert part.partial and part.lam_n.size == 12 and part.full_calls == 0
+    assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    for _ in range(2):
+        X = rng.standard_normal((d, d))
+        h = svec(X + X.T)
+        ref = full.jacobian(h)
+        np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-10 * np.max(np.abs(ref)))
+    if d >= FAST_SVEC_MIN:                            # the dense product is the packed one to rounding
+        J = part.jacobian(h)
+        monkeypatch.setattr(pn, "DENSE_JACOBIAN_MIN", 10 ** 6)
+        np.testing.assert_allclose(part.jacobian(h), J, rtol=0, atol=1e-12 * np.max(np.abs(J)))
+
+
+@pytest.mark.parametrize("d", [60, FAST_SVEC_MIN + 31])
+def test_partial_path_drops_the_smallest_resolvents_as_the_jacobian_at_the_zeroed_point(d, monkeypatch):
+    # PARTIAL_RESOLVENTS (issue 15, session 35): with 12 negative pairs and resolvents for the 8 most negative only,
+    # the projection is still exact (every pair), and the Jacobian is the full path's at W' (the 4 smallest negative
+    # eigenvalues replaced by -1e-12: the limit element at the zeroed point), not the one at W
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", 24)
+    monkeypatch.setattr(pn, "PARTIAL_RESOLVENTS", 8)
+    W, Q, lam, rng = _face(d, 12, 36)
+    w = svec(W)
+    full, part = _PsdBlock(d, single=False), PartialPsdBlock(d)
+    (p1, m1), (p2, m2) = full.decompose(w), part.decompose(w)
+    assert part.partial and part.lam_n.size == 12 and len(part._resolvents()) == 8
+    assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    neg = np.flatnonzero(lam < 0)
+    dropped = neg[np.argsort(lam[neg])[8:]]
+    assert np.all(lam[dropped] > -0.2)                # the four smallest in magnitude
+    lam_z = lam.copy()
+    lam_z[dropped] = -1e-12
+    at_zeroed = _PsdBlock(d, single=False)
+    at_zeroed.decompose(svec((Q * lam_z) @ Q.T))
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    J, ref_w, ref_z = part.jacobian(h), full.jacobian(h), at_zeroed.jacobian(h)
+    scale = np.max(np.abs(ref_w))
+    np.testing.assert_allclose(J, ref_z, rtol=0, atol=1e-9 * scale)
+    assert np.max(np.abs(J - ref_w)) > 1e-4 * scale  # a different element: the dropped cross terms are not zero
+
+
 def test_cold_decomposition_on_a_small_face_is_bitwise_the_old_path(monkeypatch):
     # with few negative eigenvalues (n = 64's face) the cold path runs the filter's same exact call, counts it the
     # same way, and every later (warm) decomposition is bitwise the one of FULL_STICKY = False
