@@ -49,16 +49,22 @@ from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
 #: beyond this many negative eigenvalues the block uses the full eigendecomposition (8 before issue 15's session 35;
 #: beyond :data:`PARTIAL_RESOLVENTS` of them the Jacobian drops the smallest pairs' resolvents)
-MAX_NEGATIVE = 8
+MAX_NEGATIVE = 64
 
-#: the partial path's Jacobian factors the resolvent (one Cholesky of order ``N`` per Newton step, one pair of
-#: triangular solves per product) of at most this many negative eigenpairs, the most negative ones; the cross terms
-#: :math:`c_j` of the others are dropped, which makes it the Jacobian at :math:`W' = W - \sum_{j>K}\lambda_jq_jq_j^\top`
-#: (those eigenvalues set to zero: an element of the B-subdifferential of :math:`\Pi_{\mathcal S_+}` there, the limit
-#: of the Jacobians at :math:`W' - \varepsilon\sum_{j>K}q_jq_j^\top`), as :data:`TANGENT_DOMINANT` does for the
-#: preconditioner. The projection, the residuals and the certificate use every negative pair. ``None``: every pair
-#: (before issue 15's session 35, when the path held at most 8)
+#: faces with at most this many negative eigenpairs: the partial path's Jacobian factors the resolvent of every one
+#: (one Cholesky of order ``N`` per Newton step each, one pair of triangular solves per product: exact, as before
+#: issue 15's session 35, when the path held at most 8). ``None``: every pair whatever their number
 PARTIAL_RESOLVENTS: int | None = 8
+
+#: on faces with more than :data:`PARTIAL_RESOLVENTS` negative eigenpairs the Jacobian keeps the resolvents of this
+#: many, the most negative ones, and drops the cross terms :math:`c_j` of the others: it is then the Jacobian at
+#: :math:`W' = W - \sum_{j>K}\lambda_jq_jq_j^\top` (those eigenvalues set to zero: an element of the
+#: B-subdifferential of :math:`\Pi_{\mathcal S_+}` there, the limit of the Jacobians at
+#: :math:`W' - \varepsilon\sum_{j>K}q_jq_j^\top`), as :data:`TANGENT_DOMINANT` does for the preconditioner. The
+#: projection, the residuals and the certificate use every negative pair. At ``n = 64`` after an early hand-over
+#: the face holds one eigenvalue near :math:`-\sigma|v|^2` (-2,520) and ~45 in [-0.12, 0)
+#: (``benchmarks/results_support/n64_35/notes.md``)
+WIDE_RESOLVENTS = 1
 
 #: from this many negative eigenpairs on, :meth:`PartialPsdBlock.jacobian` at order :data:`FAST_SVEC_MIN` and above
 #: unpacks ``h`` once and uses one ``gemm`` and one ``syr2k`` (:meth:`PartialPsdBlock._jacobian_dense`) instead of
@@ -67,7 +73,7 @@ DENSE_JACOBIAN_MIN = 9
 
 #: the negative eigenvalues the face block's first (cold) decomposition expects (a block hint only: it still
 #: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28
-FIRST_NEGATIVE_HINT = 8
+FIRST_NEGATIVE_HINT = 64
 
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
@@ -325,12 +331,12 @@ class PartialPsdBlock(_PsdBlock):
         return True
 
     def _resolved(self) -> np.ndarray:
-        """Indices (into ``lam_n``) of the negative eigenpairs the Jacobian keeps a resolvent for: all of them, or the
-        :data:`PARTIAL_RESOLVENTS` most negative ones."""
+        """Indices (into ``lam_n``) of the negative eigenpairs the Jacobian keeps a resolvent for: all of them up to
+        :data:`PARTIAL_RESOLVENTS` of them, beyond that the :data:`WIDE_RESOLVENTS` most negative ones."""
         k = self.lam_n.size
         if PARTIAL_RESOLVENTS is None or k <= int(PARTIAL_RESOLVENTS):
             return np.arange(k)
-        return np.sort(np.argsort(self.lam_n, kind="stable")[:int(PARTIAL_RESOLVENTS)])
+        return np.sort(np.argsort(self.lam_n, kind="stable")[:int(WIDE_RESOLVENTS)])
 
     def _resolvents(self) -> list[tuple[int, np.ndarray]]:
         """Cholesky factors of ``B_j`` (module docs), one per negative eigenvalue kept (:meth:`_resolved`), with the
@@ -557,6 +563,7 @@ class PartialPsdBlock(_PsdBlock):
         return np.ones(self.proj.lower.size)
 
 
-__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "PARTIAL_RESOLVENTS", "DENSE_JACOBIAN_MIN", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
+__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "PARTIAL_RESOLVENTS", "WIDE_RESOLVENTS",
+           "DENSE_JACOBIAN_MIN", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
            "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT", "FULL_STICKY",
            "FULL_SYR2K", "FULL_TANGENT", "FULL_SINGLE_RTOL"]
