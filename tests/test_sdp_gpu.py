@@ -334,8 +334,8 @@ def test_newton_face_full_path_on_a_device_equals_the_host(device, monkeypatch):
     # issue 15, session 30: after a face with > MAX_NEGATIVE negative eigenvalues the next decomposition is one device
     # eigh with every eigenvector (FULL_STICKY); projection and Jacobian as the host's _PsdBlock, and back to the
     # partial path when the count drops
-    from sosproj.sdp.backends.ssnal import _PsdBlock
     from sosproj.sdp import partial_newton as pn
+    from sosproj.sdp.backends.ssnal import _PsdBlock
     from sosproj.sdp.partial_newton import PartialPsdBlock
 
     MAX_NEGATIVE = 8                # the switch at a small order (the default is 64 since issue 15's session 35)

@@ -23,7 +23,10 @@ factored by **one Cholesky** per Newton step and negative eigenvalue: :math:`N^3
 about :math:`9N^3` for the full eigendecomposition of :class:`~sosproj.sdp.backends.ssnal._PsdBlock`.
 The negative eigenpairs come from :class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`
 (warm-started block Krylov, exact partial eigendecomposition as fallback). With more than
-:data:`MAX_NEGATIVE` negative eigenvalues the block falls back to the full eigendecomposition.
+:data:`MAX_NEGATIVE` negative eigenvalues the block falls back to the full eigendecomposition. With more than
+:data:`PARTIAL_RESOLVENTS` of them (a face handed over early: one eigenvalue near :math:`-\sigma|v|^2` and dozens
+near zero) the Jacobian keeps the resolvents of the :data:`WIDE_RESOLVENTS` most negative pairs only: the
+Jacobian at the point where the others are set to zero (issue 15's session 35).
 
 >>> rng = np.random.default_rng(0)
 >>> B = rng.standard_normal((6, 6)); W = B @ B.T - 3.0 * np.outer(B[0], B[0]) / (B[0] @ B[0])
@@ -72,7 +75,9 @@ WIDE_RESOLVENTS = 1
 DENSE_JACOBIAN_MIN = 9
 
 #: the negative eigenvalues the face block's first (cold) decomposition expects (a block hint only: it still
-#: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28
+#: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28, 8 before its session 35
+#: (= :data:`MAX_NEGATIVE`: one ``syevr`` block of :data:`MAX_NEGATIVE` plus a quarter, all negative -> the full
+#: ``eigh`` at once, as before; the ``n = 64`` face after a 0.1 hand-over has 45-46, a block of 14 went full)
 FIRST_NEGATIVE_HINT = 64
 
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
