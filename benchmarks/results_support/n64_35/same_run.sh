@@ -5,12 +5,13 @@
 # and n = 48 with support_scale.py (branch rankone_newton against the snapshot's in a child process, and n = 30's
 # ADMM). Usage (repository root, venv active):
 #   BASE=/tmp/n64_35_base bash benchmarks/results_support/n64_35/same_run.sh > benchmarks/results_support/n64_35/same_run.txt 2>&1
+# Second repetition (reversed order, n = 64 only): ORDER="cap01 new base" SKIP_SMALL=1 BASE=... > same_run_rep2.txt
 # (snapshot: mkdir -p /tmp/n64_35_base && git archive a4a5c3f sosproj | tar -x -C /tmp/n64_35_base)
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
 R=benchmarks/results_support/n64_35
 uptime
 for t in ${TENSORS:-0 1 2}; do
-  for v in base new cap01; do
+  for v in ${ORDER:-base new cap01}; do
     src=$PWD; opt=""
     [ $v = base ] && src=${BASE:?}
     [ $v = cap01 ] && opt="--opt dr_cap_gap=0.1"
