@@ -52,6 +52,7 @@ for kv in a.ssnal:
     k, v = kv.split("=", 1)
     rn.SsnalBackend.options[k] = eval(v)
 from sosproj.sdp import partial_newton as _pn  # noqa: E402
+
 for kv in a.pn:
     k, v = kv.split("=", 1)
     assert hasattr(_pn, k), k
