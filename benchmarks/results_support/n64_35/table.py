@@ -3,7 +3,8 @@
 import re
 import statistics as st
 
-FILES = ((1, "benchmarks/results_support/n64_35/same_run.txt"), (2, "benchmarks/results_support/n64_35/same_run_rep2.txt"))
+R = "benchmarks/results_support/n64_35/"
+FILES = ((1, R + "same_run.txt"), (2, R + "same_run_rep2.txt"))
 NAMES = {"base": "snapshot a4a5c3f", "new": "branch (defaults)", "cap01": "branch, `dr_cap_gap=0.1`"}
 HEAD = re.compile(r"## n=64 tensor (\d) (\w+)\s+\S+ load ([\d.]+)")
 LINE = re.compile(r"n=64 tensor (\d): .*total cpu ([\d.]+)s.*after rough phase cpu ([\d.]+)s.*status (\w+) gap (\S+) "
