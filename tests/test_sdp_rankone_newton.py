@@ -178,6 +178,27 @@ def test_partial_path_drops_the_smallest_resolvents_as_the_jacobian_at_the_zeroe
     assert np.max(np.abs(J - ref_w)) > 1e-4 * scale  # a different element: the dropped cross terms are not zero
 
 
+def test_default_cold_decomposition_of_a_wide_face_stays_partial():
+    # the defaults of issue 15's session 35 (MAX_NEGATIVE = FIRST_NEGATIVE_HINT = 64, WIDE_RESOLVENTS = 1): a cold face
+    # with 40 negative eigenvalues (one dominant, as n = 64's 0.1 hand-over with 45-46) takes one exact partial
+    # decomposition (no full eigh), projects exactly, and its Jacobian is the full path's at the zeroed point
+    assert pn.MAX_NEGATIVE == 64 and pn.FIRST_NEGATIVE_HINT == 64 and pn.WIDE_RESOLVENTS == 1
+    d, k = 300, 40
+    W, Q, lam, rng = _face(d, k, 37, dominant=(-500.0,))
+    part, full = PartialPsdBlock(d), _PsdBlock(d, single=False)
+    (p1, m1), (p2, m2) = full.decompose(svec(W)), part.decompose(svec(W))
+    assert part.partial and part.lam_n.size == k and part.full_calls == 0 and part.neg.exact_calls == 1
+    assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    assert len(part._resolvents()) == 1
+    lam_z = np.where((lam < 0) & (lam > -1.0), -1e-12, lam)
+    at_zeroed = _PsdBlock(d, single=False)
+    at_zeroed.decompose(svec((Q * lam_z) @ Q.T))
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    ref = at_zeroed.jacobian(h)
+    np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-9 * np.max(np.abs(ref)))
+
+
 def test_cold_decomposition_on_a_small_face_is_bitwise_the_old_path(monkeypatch):
     # with few negative eigenvalues (n = 64's face) the cold path runs the filter's same exact call, counts it the
     # same way, and every later (warm) decomposition is bitwise the one of FULL_STICKY = False
