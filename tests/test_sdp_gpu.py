@@ -330,12 +330,17 @@ def test_auto_device_runs_the_projection_on_the_device_and_matches_the_host(monk
 
 @needs_torch
 @pytest.mark.parametrize("device", DEVICES)
-def test_newton_face_full_path_on_a_device_equals_the_host(device):
+def test_newton_face_full_path_on_a_device_equals_the_host(device, monkeypatch):
     # issue 15, session 30: after a face with > MAX_NEGATIVE negative eigenvalues the next decomposition is one device
     # eigh with every eigenvector (FULL_STICKY); projection and Jacobian as the host's _PsdBlock, and back to the
     # partial path when the count drops
+    from sosproj.sdp import partial_newton as pn
     from sosproj.sdp.backends.ssnal import _PsdBlock
-    from sosproj.sdp.partial_newton import MAX_NEGATIVE, PartialPsdBlock
+    from sosproj.sdp.partial_newton import PartialPsdBlock
+
+    MAX_NEGATIVE = 8                # the switch at a small order (the default is 64 since issue 15's session 35)
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", MAX_NEGATIVE)
+    monkeypatch.setattr(pn, "FIRST_NEGATIVE_HINT", MAX_NEGATIVE)
 
     rng = np.random.default_rng(3)
     d = 60

@@ -14,17 +14,29 @@ from sosproj.sdp.backends.rankone_newton import RankOneNewtonBackend
 from sosproj.sdp.backends.ssnal import _PsdBlock
 from sosproj.sdp.cones import svec
 from sosproj.sdp.lowrank_support import support_route
-from sosproj.sdp.partial_newton import FAST_SVEC_MIN, MAX_NEGATIVE, PartialPsdBlock
+from sosproj.sdp.partial_newton import FAST_SVEC_MIN, PartialPsdBlock
 from sosproj.sdp.support_bounds import SupportCertifier, ball_interior_moments, moment_trace_bound
 from sosproj.sets import PseudoMomentSet
 
 SYM = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
 SOLVER = "rankone_newton"
 
+#: the partial path's limit in the tests of the switch between the partial and the full path (``limit8``): the
+#: module's default (64 since issue 15's session 35) needs larger matrices than these tests use
+MAX_NEGATIVE = 8
+
+
+@pytest.fixture
+def limit8(monkeypatch):
+    """``partial_newton.MAX_NEGATIVE`` (and the first decomposition's block hint) at 8, as before issue 15's session
+    35: these tests exercise the switch to the full path at small orders, not the limit's value."""
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", MAX_NEGATIVE)
+    monkeypatch.setattr(pn, "FIRST_NEGATIVE_HINT", MAX_NEGATIVE)
+
 
 @pytest.mark.parametrize("k,d", [(0, 40), (1, 40), (3, 40), (MAX_NEGATIVE, 40), (MAX_NEGATIVE + 2, 40),
                                  (3, 131)])
-def test_partial_block_matches_the_full_eigendecomposition(k, d):
+def test_partial_block_matches_the_full_eigendecomposition(k, d, limit8):
     rng = np.random.default_rng(k)
     B = rng.standard_normal((d, d))
     W = B @ B.T / d + 0.1 * np.eye(d)
@@ -50,7 +62,7 @@ def test_partial_block_matches_the_full_eigendecomposition(k, d):
 
 
 @pytest.mark.parametrize("sticky", [True, False])
-def test_full_decompositions_go_straight_to_eigh_and_back_to_the_partial_path(sticky, monkeypatch):
+def test_full_decompositions_go_straight_to_eigh_and_back_to_the_partial_path(sticky, monkeypatch, limit8):
     # FULL_STICKY (issue 15, session 30): after a decomposition with > MAX_NEGATIVE negative eigenvalues the next one
     # is one full eigh (no filter, no exact partial decomposition); a full one with <= MAX_NEGATIVE hands back to the
     # partial path with its exact pairs, whose next decomposition warm-starts from them. Same numbers either way.
@@ -83,7 +95,7 @@ def test_full_decompositions_go_straight_to_eigh_and_back_to_the_partial_path(st
 
 
 @pytest.mark.parametrize("k", [MAX_NEGATIVE + 12, FAST_SVEC_MIN // 2 + 40])
-def test_full_path_syr2k_product_matches_the_parent(k, monkeypatch):
+def test_full_path_syr2k_product_matches_the_parent(k, monkeypatch, limit8):
     # from order FAST_SVEC_MIN on, the full path's product by one syr2k on the lower triangle (issue 15, session 30):
     # the same numbers as _PsdBlock.jacobian (float64), with the negative side smaller (k = 20) or the positive one
     d = FAST_SVEC_MIN + 31
@@ -100,6 +112,91 @@ def test_full_path_syr2k_product_matches_the_parent(k, monkeypatch):
     np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))
     monkeypatch.setattr(pn, "FULL_SYR2K", False)
     np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-11 * np.max(np.abs(ref)))   # the parent's
+
+
+def _face(d, k, seed, dominant=(-50.0, -20.0, -5.0)):
+    """A symmetric matrix with ``k`` negative eigenvalues (a few dominant ones, the rest in [-0.2, -1e-3], as the
+    ``n = 64`` faces after an early hand-over), its eigenvectors and eigenvalues."""
+    rng = np.random.default_rng(seed)
+    Q = np.linalg.qr(rng.standard_normal((d, d)))[0]
+    neg = np.concatenate([dominant, -rng.uniform(1e-3, 0.2, k - len(dominant))])
+    lam = np.concatenate([rng.permutation(neg), rng.uniform(0.5, 3.0, d - k)])
+    return (Q * lam) @ Q.T, Q, lam, rng
+
+
+@pytest.mark.parametrize("d", [60, FAST_SVEC_MIN + 31])
+def test_partial_path_with_many_negatives_matches_the_full_path(d, monkeypatch):
+    # issue 15, session 35: a face with 12 negative eigenvalues (more than the old MAX_NEGATIVE = 8) on the partial
+    # path; with every resolvent (PARTIAL_RESOLVENTS = None) its projection and Jacobian are the full
+    # eigendecomposition's, on the gather path (d = 60) and the dense gemm + syr2k product (d >= FAST_SVEC_MIN)
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", 24)
+    monkeypatch.setattr(pn, "PARTIAL_RESOLVENTS", None)
+    W, _, _, rng = _face(d, 12, 35)
+    w = svec(W)
+    full, part = _PsdBlock(d, single=False), PartialPsdBlock(d)
+    (p1, m1), (p2, m2) = full.decompose(w), part.decompose(w)
+    assert part.partial and part.lam_n.size == 12 and part.full_calls == 0
+    assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    for _ in range(2):
+        X = rng.standard_normal((d, d))
+        h = svec(X + X.T)
+        ref = full.jacobian(h)
+        np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-10 * np.max(np.abs(ref)))
+    if d >= FAST_SVEC_MIN:                            # the dense product is the packed one to rounding
+        J = part.jacobian(h)
+        monkeypatch.setattr(pn, "DENSE_JACOBIAN_MIN", 10 ** 6)
+        np.testing.assert_allclose(part.jacobian(h), J, rtol=0, atol=1e-12 * np.max(np.abs(J)))
+
+
+@pytest.mark.parametrize("d", [60, FAST_SVEC_MIN + 31])
+def test_partial_path_drops_the_smallest_resolvents_as_the_jacobian_at_the_zeroed_point(d, monkeypatch):
+    # PARTIAL_RESOLVENTS / WIDE_RESOLVENTS (issue 15, session 35): with 12 negative pairs (more than PARTIAL_RESOLVENTS)
+    # and resolvents for the WIDE_RESOLVENTS = 8 most negative only,
+    # the projection is still exact (every pair), and the Jacobian is the full path's at W' (the 4 smallest negative
+    # eigenvalues replaced by -1e-12: the limit element at the zeroed point), not the one at W
+    monkeypatch.setattr(pn, "MAX_NEGATIVE", 24)
+    monkeypatch.setattr(pn, "PARTIAL_RESOLVENTS", 8)
+    monkeypatch.setattr(pn, "WIDE_RESOLVENTS", 8)
+    W, Q, lam, rng = _face(d, 12, 36)
+    w = svec(W)
+    full, part = _PsdBlock(d, single=False), PartialPsdBlock(d)
+    (p1, m1), (p2, m2) = full.decompose(w), part.decompose(w)
+    assert part.partial and part.lam_n.size == 12 and len(part._resolvents()) == 8
+    assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    neg = np.flatnonzero(lam < 0)
+    dropped = neg[np.argsort(lam[neg])[8:]]
+    assert np.all(lam[dropped] > -0.2)                # the four smallest in magnitude
+    lam_z = lam.copy()
+    lam_z[dropped] = -1e-12
+    at_zeroed = _PsdBlock(d, single=False)
+    at_zeroed.decompose(svec((Q * lam_z) @ Q.T))
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    J, ref_w, ref_z = part.jacobian(h), full.jacobian(h), at_zeroed.jacobian(h)
+    scale = np.max(np.abs(ref_w))
+    np.testing.assert_allclose(J, ref_z, rtol=0, atol=1e-9 * scale)
+    assert np.max(np.abs(J - ref_w)) > 1e-4 * scale  # a different element: the dropped cross terms are not zero
+
+
+def test_default_cold_decomposition_of_a_wide_face_stays_partial():
+    # the defaults of issue 15's session 35 (MAX_NEGATIVE = FIRST_NEGATIVE_HINT = 64, WIDE_RESOLVENTS = 1): a cold face
+    # with 40 negative eigenvalues (one dominant, as n = 64's 0.1 hand-over with 45-46) takes one exact partial
+    # decomposition (no full eigh), projects exactly, and its Jacobian is the full path's at the zeroed point
+    assert pn.MAX_NEGATIVE == 64 and pn.FIRST_NEGATIVE_HINT == 64 and pn.WIDE_RESOLVENTS == 1
+    d, k = 300, 40
+    W, Q, lam, rng = _face(d, k, 37, dominant=(-500.0,))
+    part, full = PartialPsdBlock(d), _PsdBlock(d, single=False)
+    (p1, m1), (p2, m2) = full.decompose(svec(W)), part.decompose(svec(W))
+    assert part.partial and part.lam_n.size == k and part.full_calls == 0 and part.neg.exact_calls == 1
+    assert np.allclose(p1, p2, atol=1e-10) and np.allclose(m1, m2, atol=1e-10)
+    assert len(part._resolvents()) == 1
+    lam_z = np.where((lam < 0) & (lam > -1.0), -1e-12, lam)
+    at_zeroed = _PsdBlock(d, single=False)
+    at_zeroed.decompose(svec((Q * lam_z) @ Q.T))
+    X = rng.standard_normal((d, d))
+    h = svec(X + X.T)
+    ref = at_zeroed.jacobian(h)
+    np.testing.assert_allclose(part.jacobian(h), ref, rtol=0, atol=1e-9 * np.max(np.abs(ref)))
 
 
 def test_cold_decomposition_on_a_small_face_is_bitwise_the_old_path(monkeypatch):
@@ -598,7 +695,7 @@ def test_the_face_block_filter_keeps_warm_decompositions_exact():
 
 
 @pytest.mark.parametrize("d", [11, 23])
-def test_tangent_factorization_is_exactly_the_jacobian_defect(d, monkeypatch):
+def test_tangent_factorization_is_exactly_the_jacobian_defect(d, monkeypatch, limit8):
     """``PartialPsdBlock.tangent``: ``I - J = S N S'`` on the whole svec space (dense check), with ``N^{-1}``
     given explicitly, for one and two negative eigenvalues; ``None`` with none, with more than
     ``TANGENT_MAX_NEGATIVE`` and after a full decomposition."""
@@ -668,7 +765,7 @@ def test_dominant_tangent_is_the_defect_at_the_point_without_the_small_negatives
 
 
 @pytest.mark.parametrize("full_tangent", [True, False])
-def test_full_path_tangent_is_the_dominant_defect(full_tangent, monkeypatch):
+def test_full_path_tangent_is_the_dominant_defect(full_tangent, monkeypatch, limit8):
     """After a full decomposition (more than ``MAX_NEGATIVE`` negative eigenvalues) with ``FULL_TANGENT``, ``tangent``
     factors ``I - J'`` at ``W'`` (the most negative pair kept, the others set to zero) as on the partial path, and
     ``jacobian_diag`` is the ones its Woodbury form assumes; without it, ``None`` and the true diagonal."""
@@ -921,7 +1018,7 @@ def test_newton_phase_takes_more_coupled_rows_than_the_admm(monkeypatch):
     assert sol.info["cert_lower"] <= ref.objective + 1e-9 <= sol.info["cert_upper"] + 2e-9
 
 
-def test_full_path_single_products_are_float32_views_of_the_float64_ones():
+def test_full_path_single_products_are_float32_views_of_the_float64_ones(limit8):
     # FULL_SINGLE_RTOL (issue 15, session 31): set_single switches the full path's CG products to float32 factors;
     # they agree with the float64 product to float32 rounding, and switching back gives the float64 numbers exactly
     d, k = FAST_SVEC_MIN + 31, MAX_NEGATIVE + 12

@@ -23,7 +23,10 @@ factored by **one Cholesky** per Newton step and negative eigenvalue: :math:`N^3
 about :math:`9N^3` for the full eigendecomposition of :class:`~sosproj.sdp.backends.ssnal._PsdBlock`.
 The negative eigenpairs come from :class:`~sosproj.sdp.rankone_dual.NegativeEigenpairs`
 (warm-started block Krylov, exact partial eigendecomposition as fallback). With more than
-:data:`MAX_NEGATIVE` negative eigenvalues the block falls back to the full eigendecomposition.
+:data:`MAX_NEGATIVE` negative eigenvalues the block falls back to the full eigendecomposition. With more than
+:data:`PARTIAL_RESOLVENTS` of them (a face handed over early: one eigenvalue near :math:`-\sigma|v|^2` and dozens
+near zero) the Jacobian keeps the resolvents of the :data:`WIDE_RESOLVENTS` most negative pairs only: the
+Jacobian at the point where the others are set to zero (issue 15's session 35).
 
 >>> rng = np.random.default_rng(0)
 >>> B = rng.standard_normal((6, 6)); W = B @ B.T - 3.0 * np.outer(B[0], B[0]) / (B[0] @ B[0])
@@ -47,12 +50,35 @@ from sosproj.sdp.cones import SQRT2
 from sosproj.sdp.gpu import device_eigh
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
-#: beyond this many negative eigenvalues the block uses the full eigendecomposition
-MAX_NEGATIVE = 8
+#: beyond this many negative eigenvalues the block uses the full eigendecomposition (8 before issue 15's session 35;
+#: beyond :data:`PARTIAL_RESOLVENTS` of them the Jacobian drops the smallest pairs' resolvents)
+MAX_NEGATIVE = 64
+
+#: faces with at most this many negative eigenpairs: the partial path's Jacobian factors the resolvent of every one
+#: (one Cholesky of order ``N`` per Newton step each, one pair of triangular solves per product: exact, as before
+#: issue 15's session 35, when the path held at most 8). ``None``: every pair whatever their number
+PARTIAL_RESOLVENTS: int | None = 8
+
+#: on faces with more than :data:`PARTIAL_RESOLVENTS` negative eigenpairs the Jacobian keeps the resolvents of this
+#: many, the most negative ones, and drops the cross terms :math:`c_j` of the others: it is then the Jacobian at
+#: :math:`W' = W - \sum_{j>K}\lambda_jq_jq_j^\top` (those eigenvalues set to zero: an element of the
+#: B-subdifferential of :math:`\Pi_{\mathcal S_+}` there, the limit of the Jacobians at
+#: :math:`W' - \varepsilon\sum_{j>K}q_jq_j^\top`), as :data:`TANGENT_DOMINANT` does for the preconditioner. The
+#: projection, the residuals and the certificate use every negative pair. At ``n = 64`` after an early hand-over
+#: the face holds one eigenvalue near :math:`-\sigma|v|^2` (-2,520) and ~45 in [-0.12, 0)
+#: (``benchmarks/results_support/n64_35/notes.md``)
+WIDE_RESOLVENTS = 1
+
+#: from this many negative eigenpairs on, :meth:`PartialPsdBlock.jacobian` at order :data:`FAST_SVEC_MIN` and above
+#: unpacks ``h`` once and uses one ``gemm`` and one ``syr2k`` (:meth:`PartialPsdBlock._jacobian_dense`) instead of
+#: ``k`` packed products and ``k`` packed updates (:meth:`PartialPsdBlock._jacobian_packed`)
+DENSE_JACOBIAN_MIN = 9
 
 #: the negative eigenvalues the face block's first (cold) decomposition expects (a block hint only: it still
-#: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28
-FIRST_NEGATIVE_HINT = 8
+#: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28, 8 before its session 35
+#: (= :data:`MAX_NEGATIVE`: one ``syevr`` block of :data:`MAX_NEGATIVE` plus a quarter, all negative -> the full
+#: ``eigh`` at once, as before; the ``n = 64`` face after a 0.1 hand-over has 45-46, a block of 14 went full)
+FIRST_NEGATIVE_HINT = 64
 
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
@@ -144,7 +170,7 @@ class PartialPsdBlock(_PsdBlock):
         self.M: np.ndarray | None = None
         self.lam_n = np.zeros(0)
         self.Qn = np.zeros((d, 0))
-        self._chol: list[tuple[float, np.ndarray]] | None = None
+        self._chol: list[tuple[int, np.ndarray]] | None = None
         self.partial_calls = self.full_calls = self.missed_calls = 0
         self._full_next = False
         self._full_tangent = False
@@ -309,14 +335,24 @@ class PartialPsdBlock(_PsdBlock):
             return False
         return True
 
-    def _resolvents(self) -> list[tuple[float, np.ndarray]]:
-        """Cholesky factors of ``B_j`` (module docs), one per negative eigenvalue, cached."""
+    def _resolved(self) -> np.ndarray:
+        """Indices (into ``lam_n``) of the negative eigenpairs the Jacobian keeps a resolvent for: all of them up to
+        :data:`PARTIAL_RESOLVENTS` of them, beyond that the :data:`WIDE_RESOLVENTS` most negative ones."""
+        k = self.lam_n.size
+        if PARTIAL_RESOLVENTS is None or k <= int(PARTIAL_RESOLVENTS):
+            return np.arange(k)
+        return np.sort(np.argsort(self.lam_n, kind="stable")[:int(WIDE_RESOLVENTS)])
+
+    def _resolvents(self) -> list[tuple[int, np.ndarray]]:
+        """Cholesky factors of ``B_j`` (module docs), one per negative eigenvalue kept (:meth:`_resolved`), with the
+        pair's index; cached."""
         if self._chol is None:
             assert self.M is not None
             M, lam, Qn = self.M, self.lam_n, self.Qn
             tau = max(1.0, float(np.max(np.abs(np.diag(M)))))
             out = []
-            for lj in lam:
+            for j in self._resolved():
+                lj = lam[j]
                 B = M + (Qn * (tau - lam + lj)) @ Qn.T
                 B[np.diag_indices(self.d)] -= lj
                 shift = 0.0
@@ -327,7 +363,7 @@ class PartialPsdBlock(_PsdBlock):
                         break
                     except np.linalg.LinAlgError:
                         shift = max(2.0 * shift, 1e-12 * tau)
-                out.append((float(lj), c))
+                out.append((int(j), c))
             self._chol = out
         return self._chol
 
@@ -341,7 +377,7 @@ class PartialPsdBlock(_PsdBlock):
         if k == 0:
             return h.copy()
         if self._gather is None:
-            return self._jacobian_packed(h)
+            return self._jacobian_packed(h) if k < DENSE_JACOBIAN_MIN else self._jacobian_dense(h)
         P = self._cross(self.to_matrix(h) @ self.Qn) @ self.Qn.T
         sym = np.take(P, self.proj.lower)     # svec(P + P') from P: the lower and the upper triangle
         sym += np.take(P, self.proj.upper)
@@ -378,11 +414,24 @@ class PartialPsdBlock(_PsdBlock):
         Qn = self.Qn
         G = Qn.T @ HQ
         R = HQ - Qn @ G
-        C = np.empty_like(R)
-        for j, (_, c) in enumerate(self._resolvents()):
+        C = np.zeros_like(R)            # the columns past _resolved(): dropped (PARTIAL_RESOLVENTS)
+        for j, c in self._resolvents():
             C[:, j] = sla.cho_solve((c, True), R[:, j], check_finite=False)
         C -= Qn @ (Qn.T @ C)
         return 0.5 * (Qn @ G) + C * (-self.lam_n)
+
+    def _jacobian_dense(self, h: np.ndarray) -> np.ndarray:
+        r""":meth:`jacobian` with many negative pairs (from :data:`DENSE_JACOBIAN_MIN` on, order
+        :data:`FAST_SVEC_MIN` and above): ``h`` unpacked once, :math:`HQ_-` by one ``gemm``, the rank-:math:`2k`
+        correction :math:`YQ_-^\top + Q_-Y^\top` by one ``syr2k`` on the lower triangle (whose columns are svec's
+        rows, as in :meth:`_jacobian_full_syr2k`): about five passes over an ``N x N`` array instead of
+        :math:`2k` over the packed triangle (the same numbers to rounding, tested)."""
+        Qn = self.Qn
+        HQ = self.to_matrix(h) @ Qn
+        Y = self._cross(HQ)
+        syr2k = sla.get_blas_funcs("syr2k", (Y, Qn))
+        C = syr2k(1.0, Y, Qn, lower=1)
+        return h - self.to_svec(C.T)
 
     def _jacobian_packed(self, h: np.ndarray) -> np.ndarray:
         r""":meth:`jacobian` on the packed triangle (from order :data:`FAST_SVEC_MIN` on): svec in SCS order is
@@ -519,6 +568,7 @@ class PartialPsdBlock(_PsdBlock):
         return np.ones(self.proj.lower.size)
 
 
-__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
+__all__ = ["PartialPsdBlock", "MAX_NEGATIVE", "PARTIAL_RESOLVENTS", "WIDE_RESOLVENTS",
+           "DENSE_JACOBIAN_MIN", "EIG_RTOL", "COMPLETE_RTOL", "FACE_EIG", "FACE_FILTER_DEGREE",
            "TANGENT_MAX_NEGATIVE", "TANGENT_DOMINANT", "FIRST_NEGATIVE_HINT", "FULL_STICKY",
            "FULL_SYR2K", "FULL_TANGENT", "FULL_SINGLE_RTOL"]
