@@ -50,9 +50,13 @@ from sosproj.sdp.cones import SQRT2
 from sosproj.sdp.gpu import device_eigh
 from sosproj.sdp.rankone_dual import NegativeEigenpairs
 
-#: beyond this many negative eigenvalues the block uses the full eigendecomposition (8 before issue 15's session 35;
-#: beyond :data:`PARTIAL_RESOLVENTS` of them the Jacobian drops the smallest pairs' resolvents)
-MAX_NEGATIVE = 64
+#: beyond this many negative eigenvalues the block uses the full eigendecomposition. Raising it (64, with
+#: :data:`FIRST_NEGATIVE_HINT` = 64) lets faces of up to 64 negatives stay partial, beyond :data:`PARTIAL_RESOLVENTS`
+#: of them with the wide-face Jacobian of :data:`WIDE_RESOLVENTS` (issue 15's session 35: the ``n = 64`` Newton phase
+#: after a 0.1 hand-over 17.1 s against 26.1 s CPU, ``n = 48`` from a 0.6 hand-over 1.10x, same run). Not the default:
+#: at the default hand-over the faces of ``n <= 64`` hold at most 8 (the paths are identical) and at ``n = 100``,
+#: where they hold 9-118, the change is unmeasured (``benchmarks/results_support/n64_35/notes.md``)
+MAX_NEGATIVE = 8
 
 #: faces with at most this many negative eigenpairs: the partial path's Jacobian factors the resolvent of every one
 #: (one Cholesky of order ``N`` per Newton step each, one pair of triangular solves per product: exact, as before
@@ -77,8 +81,8 @@ DENSE_JACOBIAN_MIN = 9
 #: the negative eigenvalues the face block's first (cold) decomposition expects (a block hint only: it still
 #: widens while the last eigenvalue it finds is negative); 0 before issue 15's session 28, 8 before its session 35
 #: (= :data:`MAX_NEGATIVE`: one ``syevr`` block of :data:`MAX_NEGATIVE` plus a quarter, all negative -> the full
-#: ``eigh`` at once, as before; the ``n = 64`` face after a 0.1 hand-over has 45-46, a block of 14 went full)
-FIRST_NEGATIVE_HINT = 64
+#: ``eigh`` at once; the ``n = 64`` face after a 0.1 hand-over has 45-46, so with the default a block of 10 goes full)
+FIRST_NEGATIVE_HINT = 8
 
 #: Krylov residual tolerance (relative to the Frobenius norm) of the negative eigenpairs
 EIG_RTOL = 1e-10
