@@ -236,3 +236,46 @@ def test_selection_flag_reaches_the_release_and_is_recorded(tmp_path, capsys, mo
                 "--selection", "two-way", "-o", tmp_path / "bad", "--quiet") == 2
     assert "invalid choice: 'two-way'" in capsys.readouterr().err
     assert not (tmp_path / "bad.npz").exists()
+
+
+def test_add_remove_adjacency_states_a_private_m_and_matches_the_library(data, tmp_path, measure_every_set):
+    """``--adjacency add-remove``: the sidecar says the number of records is private (the released total is noisy),
+    records the declared ``--public-m``, and the release is the library's ``adjacency="add-remove"`` one."""
+    X, csv, dom = data
+    out = tmp_path / "ar"
+    argv = ["release", "marginals", csv, "--domain", dom, "-k", "2", *EPS, "-o", out, "--quiet",
+            "--adjacency", "add-remove", "--public-m", "50", "--seed", "5"]
+    assert _run(*argv) == 0
+    side, arrays = _tables(out)
+    assert side["privacy"]["adjacency"] == crel.ADJACENCY["marginals-domain-add-remove"]
+    assert "added or removed" in side["privacy"]["adjacency"] and side["diagnostics"]["adjacency"] == "add-remove"
+    pub = side["public_parameters"]
+    assert pub["public_m"] == 50 and pub["m_source"].startswith("the release's noisy total")
+    import sosproj as sp
+
+    ref = sp.release_marginals(Dataset(X, Domain.from_mapping(SIZES)), 2, epsilon=1, delta=1e-6, rng=5,
+                               adjacency="add-remove", public_m=50)
+    assert side["privacy"]["sensitivity"] == pytest.approx(ref.sensitivity)
+    assert pub["m"] == int(ref.m)
+    for i, w in enumerate(ref.workload):
+        np.testing.assert_allclose(arrays[f"table_{i}"], ref.table(w))
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--adjacency", "add-remove"], "needs --public-m"),
+    (["--public-m", "40"], "--public-m applies to --adjacency add-remove"),
+    (["--adjacency", "add-remove", "--public-m", "0"], "--public-m must be >= 1"),
+])
+def test_add_remove_options_are_checked_before_any_record_is_read(data, tmp_path, capsys, extra, message):
+    X, csv, dom = data
+    out = tmp_path / "bad"
+    assert _run("release", "marginals", csv, "--domain", dom, *EPS, "-o", out, *extra) == 2
+    assert message in capsys.readouterr().err
+    assert not out.with_suffix(".json").exists() and not out.with_suffix(".npz").exists()
+
+
+def test_add_remove_on_binary_input_without_a_domain_is_refused(tmp_path, capsys):
+    D = tmp_path / "D.npy"
+    np.save(D, np.eye(5, dtype=np.uint8))
+    assert _run("release", "marginals", D, *EPS, "-o", tmp_path / "b", "--adjacency", "add-remove") == 2
+    assert "pass --domain FILE" in capsys.readouterr().err

@@ -79,6 +79,9 @@ ADJACENCY = {
                          "when D' is D with one record replaced by any record of the domain (any code of every "
                          "attribute: any label, bin or catch-all bucket of its code book); m is the same for "
                          "both and is therefore public"),
+    "marginals-domain-add-remove": ("D and D' (rows = records, one value per attribute of the public domain) are "
+                                    "adjacent when D' is D with one record of the domain added or removed; the "
+                                    "number of records is private: the released total (m) is a noisy estimate"),
 }
 
 #: keys never copied from a mechanism's ``info`` into the sidecar
@@ -276,6 +279,9 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
         return _run_categorical(args, console, npz, side)
     if getattr(args, "workload", None) is not None:
         raise InvalidParameterError("--workload needs categorical input: pass --domain FILE (or --infer-domain)")
+    if args.adjacency != "replace-one" or args.public_m is not None:
+        raise InvalidParameterError("--adjacency add-remove (and --public-m) need the residual pipeline on a domain: "
+                                    "pass --domain FILE (binary 0/1 columns are attributes of size 2)")
     args.k = 3 if args.k is None else args.k
     from sosproj.mechanisms.marginals import check_release_size
 
@@ -487,6 +493,18 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
     if args.method not in (None, "auto") or args.sparsity is not None:
         raise InvalidParameterError("--domain / --infer-domain (categorical input) use the residual pipeline; "
                                     "drop --method/--sparsity")
+    add_remove = args.adjacency == "add-remove"
+    if args.public_m is not None and not add_remove:
+        raise InvalidParameterError("--public-m applies to --adjacency add-remove (under replace-one the number of "
+                                    "records is public and read from INPUT)")
+    if args.public_m is not None:
+        from sosproj.validation import check_int
+
+        check_int(args.public_m, "--public-m", minimum=1)
+    if add_remove and args.public_m is None and args.allocation == "auto":
+        raise InvalidParameterError("--adjacency add-remove with --allocation auto needs --public-m M: a public number "
+                                    "of records (declared, never computed from the data) that sets the noise "
+                                    "allocation; or pass --allocation rp / equal-tables")
     sets = parse_workload_spec(args.workload)
     k = args.k if args.k is not None else (3 if sets is None else max(len(w) for w in sets))
     if args.domain is not None:
@@ -500,7 +518,7 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         bar.update(1)
         rel = release_marginals(ds, k, epsilon=args.epsilon, delta=args.delta, rng=_rng(args, console),
                                 workload=sets, allocation=args.allocation, reconstruction=args.reconstruction,
-                                selection=args.selection)
+                                selection=args.selection, adjacency=args.adjacency, public_m=args.public_m)
         del ds
         bar.update(1)
         names = rel.domain.names
@@ -510,8 +528,13 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         # the sidecar's JSON sorts keys, so the domain's attribute order (the codes' axes) is stated on its own
         public = {"domain": rel.domain.as_dict(), "attribute_order": list(names), "domain_source": domain_source,
                   "k": int(rel.k),
-                  "m": int(rel.m), "m_source": "dataset size, public under replace-one adjacency",
+                  "m": int(rel.m), "m_source": ("the release's noisy total (add/remove adjacency: the number of "
+                                                "records is private)" if add_remove else
+                                                "dataset size, public under replace-one adjacency"),
                   "workload": [[names[a] for a in w] for w in rel.workload], "selection": args.selection}
+        if args.public_m is not None:
+            public["public_m"] = int(args.public_m)
+            public["public_m_source"] = "declared with --public-m (sets the noise allocation)"
         csvs: dict[str, bytes] = {}
         if rel.domain.has_labels:
             # the long format of every table, with the public labels of the code book
@@ -526,7 +549,8 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
                 if os.path.exists(p):
                     raise OutputError(f"-o: {p} already exists; pass --force to overwrite it")
         sidecar = build_sidecar("marginals", rel, method=str(rel.method), public=public,
-                                seeded=args.seed is not None, outputs=outputs, adjacency="marginals-domain")
+                                seeded=args.seed is not None, outputs=outputs,
+                                adjacency="marginals-domain-add-remove" if add_remove else "marginals-domain")
         _check_convergence(sidecar, args, console)
         _write(npz, side, arrays, sidecar, csvs)
         if args.force:   # a forced rewrite of OUT leaves no table CSV of an earlier release beside the new ones
@@ -697,6 +721,13 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                     help="residual pipeline: reconstruction (default auto: binary, cube projection then local "
                          "non-negativity; categorical, local non-negativity, plus the one-hot PSD from a public "
                          "SNR of 10)")
+    mg.add_argument("--adjacency", choices=("replace-one", "add-remove"), default="replace-one",
+                    help="with --domain / --infer-domain: the neighbouring datasets protected (default replace-one: "
+                         "the number of records is public; add-remove: it is private and the released total is "
+                         "noisy)")
+    mg.add_argument("--public-m", type=int, default=None, metavar="M",
+                    help="with --adjacency add-remove and --allocation auto: a PUBLIC number of records (declared, "
+                         "never computed from the data) that sets the noise allocation")
     mg.add_argument("--selection", choices=("none", "one-way"), default="none",
                     help="categorical residual pipeline: 'one-way' adds the private 1-way selection (3%% of the "
                          "budget asks whether skipped wide attributes are concentrated; same epsilon and delta; "
