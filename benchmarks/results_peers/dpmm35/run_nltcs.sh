@@ -4,6 +4,8 @@
 # 0.3 / 1 / 3, same run as main's default (snapshot of a4a5c3f in /tmp/lead35_main; its categorical releases are
 # bit-identical to the session's main). dpmm's RandomState is seeded by the seed. One BLAS thread. From the repo root:
 #   nohup bash benchmarks/results_peers/dpmm35/run_nltcs.sh > benchmarks/results_peers/dpmm35/run_nltcs.log 2>&1 &
+#   then, two queues at once (05:18 UTC): CELLS="aim:nltcs:3:1 aim:nltcs:0.3:2" ... >> run_nltcs.log and
+#   CELLS="aim:nltcs:1:2 aim:nltcs:1:3" ... >> run_nltcs_b.log
 set -u
 cd "$(dirname "$0")/../../.."
 source /work/venv/bin/activate
