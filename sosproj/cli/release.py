@@ -294,10 +294,10 @@ def run_marginals(args: argparse.Namespace, console: Console) -> int:
             raise InvalidParameterError("--solver applies to --method tables/cube/sos/...; the default "
                                         "(residual pipeline) has its own projection: drop --solver or pass --method")
         if shape is not None and len(shape) == 2:
-            from sosproj.mechanisms.marginals_pipeline import check_all_k_way_memory
+            from sosproj.mechanisms.marginals_pipeline import K_NAME, check_all_k_way_memory
             from sosproj.validation import check_int
 
-            check_all_k_way_memory((2,) * int(shape[1]), check_int(args.k, "k", minimum=1, maximum=int(shape[1])))
+            check_all_k_way_memory((2,) * int(shape[1]), check_int(args.k, K_NAME, minimum=1, maximum=int(shape[1])))
     else:
         check_release_size(shape, args.k, method=args.method or "auto", sparsity=args.sparsity)
     with console.steps(3, desc="release marginals") as bar:
