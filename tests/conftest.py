@@ -91,3 +91,12 @@ def measure_every_set(monkeypatch: pytest.MonkeyPatch) -> None:
     from sosproj.mechanisms import marginals_pipeline as mp
 
     monkeypatch.setattr(mp, "AUTO_SKIP_SNR", (0.0, 0.0))
+
+
+@pytest.fixture
+def cube_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Route small binary layouts under ``reconstruction="auto"`` to the cube relaxation's path (the path of
+    layouts above ``JOINT_AUTO_MAX_N`` attributes), not the exact polytope (issue 14, session 36)."""
+    from sosproj.mechanisms import marginals_pipeline as mp
+
+    monkeypatch.setattr(mp, "JOINT_AUTO_MAX_N", 0)

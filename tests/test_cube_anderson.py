@@ -105,7 +105,7 @@ def test_anderson_option_is_checked() -> None:
     assert info2["converged"] and _a_dist(proj, f1, f2) <= 1e-4 * math.sqrt(measured_count(proj.a))
 
 
-def test_pipeline_default_acceleration_reads_public_quantities_only(monkeypatch) -> None:
+def test_pipeline_default_acceleration_reads_public_quantities_only(cube_path, monkeypatch) -> None:
     """The release's cube step gets CUBE_ANDERSON (20) when its moment-matrix order (a function of n and the
     workload only) is at most CUBE_ANDERSON_MAX_ORDER, else 0; datasets of the same shape get the same."""
     import sosproj.mechanisms.marginals_pipeline as mp

@@ -135,7 +135,7 @@ def test_gap_stop_never_passes_an_uncertified_answer(reference) -> None:
 
 
 @pytest.mark.parametrize("gap", [None, 0.05, 0.2])
-def test_pipeline_gap_stop_reads_public_quantities_only(monkeypatch, gap) -> None:
+def test_pipeline_gap_stop_reads_public_quantities_only(cube_path, monkeypatch, gap) -> None:
     """The cube step's certified-distance stop (default 0.05): CUBE_GAP_TOL times the square root of the
     number of measured moments, in the measurement metric, and its start (CUBE_INIT, the cumulant closure);
     two datasets of the same public shape (n, m, epsilon, delta) get the same stop rule and start rule."""

@@ -82,7 +82,7 @@ def test_rho_option_keeps_the_admm():
 
 
 @pytest.mark.parametrize("eps", [0.1, 1.0, 10.0])
-def test_binary_auto_release_tables_nonnegative_consistent_sum_to_m(eps):
+def test_binary_auto_release_tables_nonnegative_consistent_sum_to_m(cube_path, eps):
     ds = _binary(6, 300, seed=4)
     rel = sp.release_marginals(ds, 3, epsilon=eps, delta=1e-6, rng=3)
     ri = rel.info["reconstruction_info"]

@@ -35,6 +35,7 @@ def no_cube(monkeypatch):
     the block-cube SNR)."""
     monkeypatch.setattr(mp, "CUBE_MAX_ORDER", 0)
     monkeypatch.setattr(mp, "BLOCK_CUBE_MAX_ORDER", 0)
+    monkeypatch.setattr(mp, "JOINT_AUTO_MAX_N", 0)
 
 
 @pytest.fixture
@@ -42,6 +43,7 @@ def block_cube(monkeypatch):
     """Route every binary layout to the two-block cube path (as n = 64 at low public SNR)."""
     monkeypatch.setattr(mp, "CUBE_MAX_ORDER", 0)
     monkeypatch.setattr(mp, "BLOCK_CUBE_MAX_SNR", 1e9)
+    monkeypatch.setattr(mp, "JOINT_AUTO_MAX_N", 0)
 
 
 def _measurement(ds, k, eps, seed, allocation="auto"):

@@ -87,7 +87,8 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "public_snr",
            "auto_mix", "mix_rule", "MIX_RULES", "onehot_psd", "default_tolerance", "PSD_MIN_SNR",
            "binary_step", "table_metric", "block_cube_basis", "block_cube_order",
-           "noise_scales", "measure", "Measurement", "release", "parse_workload",
+           "noise_scales", "measure", "Measurement", "release", "parse_workload", "check_joint",
+           "binary_fourier_form", "residuals_from_fourier", "JOINT_MAX_N", "JOINT_AUTO_MAX_N", "JOINT_MAX_ITER",
            "measured_sets", "set_snr", "skip_threshold", "ipf_table", "AUTO_SKIP_SNR", "sigma0_of",
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
            "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS", "shrink_one_way", "ONE_WAY_SHRINK",
@@ -363,12 +364,16 @@ def mix_rule(layout: ResidualLayout, reconstruction: str, snr: float | None = No
     Categorical data (some attribute with more than 2 values): ``"onehot"`` when ``"auto"`` adds the
     one-hot PSD step (:func:`onehot_psd` and ``snr >= PSD_MIN_SNR``, the test of ``_auto``),
     ``"cat-lnn"`` when the LNN projection is what runs (``"auto"`` otherwise, and ``"lnn"``).
+    Binary data under ``reconstruction="joint"`` (the exact polytope, the cube hierarchy at full degree, which
+    ``"auto"`` runs up to :data:`JOINT_AUTO_MAX_N` attributes): ``"cube"``.
     Everything else: ``"lnn"``. ``snr`` is required where the answer depends on it (a clear error
     otherwise).
     """
     categorical = not all(s == 2 for s in layout.sizes)
     if categorical and reconstruction == "lnn":
         return "cat-lnn"
+    if reconstruction == "joint" and not categorical:   # the exact polytope: the cube relaxation at full degree
+        return "cube"
     if reconstruction != "auto":
         return "lnn"
     if not categorical:
@@ -1243,6 +1248,122 @@ def block_cube_order(n: int, blocks: int = 2) -> int:
     return 1 + n + sum(math.comb(int(b), 2) for b in sizes)
 
 
+def binary_fourier_form(meas: Measurement, weights: np.ndarray | None = None
+                        ) -> tuple[Any, np.ndarray, np.ndarray, np.ndarray, float]:
+    r"""Binary data: the measurement objective written diagonally in Fourier moments (one home for the rule).
+
+    A binary residual set ``A`` holds one number: its centred table is
+    :math:`c_A = 2^{-|A|} m f_A \, s_A` with :math:`s_A(b) = (-1)^{|b|}` and the Fourier moment
+    :math:`f_A = \mathbb E[(-1)^{\sum_{i \in A} x_i}]`, so :math:`w_A \lVert c_A - y_A\rVert^2 =
+    a_A (f_A - g_A)^2` with :math:`g_A = 2^{|A|} y_A(0) / m` and :math:`a_A = m^2 w_A / 2^{|A|}` (``w_A`` the
+    measurement's :math:`1/\sigma_A^2`, or ``weights``). Returns ``(index, pos, g, a, m)``: the
+    :class:`~sosproj.data.contingency.SubsetIndex` of the closure, the index position of every residual set,
+    ``g`` and ``a`` over the index (``g_\emptyset = 1``, ``a = 0`` for the public total and unmeasured sets), and
+    the total ``m`` (the empty set's residual).
+    """
+    from sosproj.data.contingency import SubsetIndex
+
+    lay = meas.layout
+    n = len(lay.sizes)
+    k = max(len(A) for A in lay.residual_sets)
+    w = meas.weights if weights is None else np.asarray(weights, dtype=float)
+    m = float(meas.residuals[lay.empty_pos])
+    index = SubsetIndex(n, k)
+    sets = list(lay.residual_sets)
+    rows = np.full((len(sets), max(k, 1)), -1, dtype=np.int64)
+    for i, A in enumerate(sets):
+        rows[i, :len(A)] = A
+    pos = index.lookup(rows)
+    g = np.zeros(len(index))
+    a = np.zeros(len(index))
+    for i, A in enumerate(sets):
+        c0 = float(np.ravel(lay.residual(meas.residuals, A))[0])
+        g[pos[i]] = c0 * 2.0 ** len(A) / m
+        if A and meas.sigmas[i] > 0:   # the measurement metric written as before (bit-identical releases)
+            a[pos[i]] = (m * m / (2.0 ** len(A) * meas.sigmas[i] ** 2) if weights is None
+                         else m * m * w[i] / 2.0 ** len(A))
+    g[0] = 1.0
+    return index, pos, g, a, m
+
+
+def residuals_from_fourier(layout: ResidualLayout, pos: np.ndarray, f: np.ndarray, m: float) -> np.ndarray:
+    r"""The residual vector of binary Fourier moments ``f`` (the inverse of :func:`binary_fourier_form`'s ``g``):
+    :math:`c_A = 2^{-|A|} m f_A s_A`, the empty set's entry ``m``."""
+    r = np.zeros(layout.res_size)
+    r[layout.empty_pos] = m
+    for i, A in enumerate(layout.residual_sets):
+        j = len(A)
+        if j == 0:
+            continue
+        signs = (-1.0) ** np.indices((2,) * j).sum(axis=0)
+        layout.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
+    return r
+
+
+#: the exact marginal-polytope projection (``reconstruction="joint"``) keeps a distribution over all ``2^n``
+#: points: refused above this many binary attributes (six vectors of ``2^n`` doubles: 50 MB at ``n = 20``)
+JOINT_MAX_N = 20
+
+#: ``reconstruction="auto"`` of binary data takes the exact polytope (:func:`_joint`) up to this many attributes
+#: (a function of the public domain only): issue 14, session 36 (``docs/bench_peers.md``, "The exact polytope")
+JOINT_AUTO_MAX_N = 16
+
+#: column-generation rounds of the exact polytope projection before it reports a failure (each round: a
+#: restricted non-negative least squares on a few thousand points of the cube;
+#: :func:`~sosproj.sdp.polytope_fista.polytope_fourier_least_squares`)
+JOINT_MAX_ITER = 200
+
+
+def check_joint(layout: ResidualLayout) -> None:
+    """Refuse ``reconstruction="joint"`` from the public layout alone (before any record is read): binary data
+    with at most :data:`JOINT_MAX_N` attributes; the refusal states the memory the ``2^n`` points would take."""
+    n = len(layout.sizes)
+    if any(s != 2 for s in layout.sizes):
+        raise InvalidParameterError("reconstruction='joint' is built for binary data (every attribute of size 2)")
+    if n > JOINT_MAX_N:
+        raise InvalidParameterError(
+            f"reconstruction='joint' keeps a distribution over all 2^{n} points (about "
+            f"{6 * 8 * 2.0 ** n / 2 ** 30:.3g} GiB); it is refused above {JOINT_MAX_N} attributes: use 'auto'")
+
+
+def _joint(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[str, Any]]:
+    r"""``reconstruction="joint"``: binary data, the projection in the measurement metric onto the EXACT marginal
+    polytope (a distribution ``p`` over all ``2^n`` points; its marginals are consistent, non-negative and sum to
+    ``m`` by construction: the Boolean-cube SoS hierarchy at full degree, the smallest of its sets).
+
+    .. math:: \min_{p \in \Delta_{2^n}} \sum_A a_A (\hat p_A - g_A)^2
+
+    in the Fourier form of :func:`binary_fourier_form`, solved by
+    :func:`~sosproj.sdp.polytope_fista.polytope_fourier_least_squares` (a FISTA warm-up, then column generation
+    with exact restricted non-negative least squares; stop at a Frank-Wolfe gap, an upper bound on the
+    suboptimality, of at most ``tol`` times the objective). This is the estimator Private-PGM fits
+    when its model is the full domain. Exponential in ``n``: refused above :data:`JOINT_MAX_N` attributes; every
+    residual set must be measured (an unmeasured set's moments are not determined by the least squares).
+    """
+    from sosproj.policy import apply_on_fail, check_on_fail
+    from sosproj.sdp.polytope_fista import polytope_fourier_least_squares
+
+    on_fail = check_on_fail(options.get("on_fail", "warn"))
+    lay = meas.layout
+    n = len(lay.sizes)
+    check_joint(lay)
+    if not np.isfinite(meas.sigmas).all():
+        raise InvalidParameterError("reconstruction='joint' needs every residual set measured; this measurement "
+                                    "skips some (use allocation='rp' or 'equal-tables', or reconstruction='auto')")
+    index, pos, g, a, m = binary_fourier_form(meas)
+    tol = float(options.get("tol", 1e-3))
+    fit = polytope_fourier_least_squares(a, g, index, tol=tol, method="column-generation",
+                                         max_iter=int(options.get("max_iter", JOINT_MAX_ITER)), on_fail="return")
+    r = residuals_from_fourier(lay, pos, fit.fourier, m)
+    info = {"solver": "polytope-column-generation", "iterations": fit.iterations, "converged": bool(fit.converged),
+            "objective": fit.objective, "frank_wolfe_gap": fit.gap, "tol": tol, "joint_cells": 1 << n}
+    apply_on_fail(bool(fit.converged), on_fail,
+                  f"the exact polytope projection did not reach a relative Frank-Wolfe gap of {tol:g} in "
+                  f"{fit.iterations} iterations (gap {fit.gap:.3g}, objective {fit.objective:.6g}); raise "
+                  "options['max_iter'] or options['tol']", {"value": r, "info": info})
+    return r, info
+
+
 def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | None = None,
                    weights: np.ndarray | None = None, basis: np.ndarray | None = None
                    ) -> tuple[np.ndarray, dict[str, Any]] | None:
@@ -1275,22 +1396,7 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     if deg is None:
         return None
     w = meas.weights if weights is None else np.asarray(weights, dtype=float)
-    m = float(meas.residuals[lay.empty_pos])
-    index = SubsetIndex(n, k)
-    sets = [A for A in lay.residual_sets]
-    rows = np.full((len(sets), max(k, 1)), -1, dtype=np.int64)
-    for i, A in enumerate(sets):
-        rows[i, :len(A)] = A
-    pos = index.lookup(rows)
-    g = np.zeros(len(index))
-    a = np.zeros(len(index))
-    for i, A in enumerate(sets):
-        c0 = float(np.ravel(lay.residual(meas.residuals, A))[0])
-        g[pos[i]] = c0 * 2.0 ** len(A) / m
-        if A and meas.sigmas[i] > 0:   # the measurement metric written as before (bit-identical releases)
-            a[pos[i]] = (m * m / (2.0 ** len(A) * meas.sigmas[i] ** 2) if weights is None
-                         else m * m * w[i] / 2.0 ** len(A))
-    g[0] = 1.0
+    index, pos, g, a, m = binary_fourier_form(meas, weights)
     tol = float(options.get("tol", 1e-3))
     # below degree k the relaxation constrains the moments of order <= deg only (a prefix of the
     # index, which lists subsets by size); the higher ones are left to the LNN step
@@ -1306,14 +1412,7 @@ def _cube_then_lnn(meas: Measurement, options: dict[str, Any], *, degree: int | 
     f_cube, cinfo = proj.solve(g[:low], warm_start=False, on_fail="return")
     f = g.copy()
     f[:min(low, f_cube.size)] = f_cube[:low]
-    r = np.zeros(lay.res_size)
-    r[lay.empty_pos] = m
-    for i, A in enumerate(sets):
-        j = len(A)
-        if j == 0:
-            continue
-        signs = (-1.0) ** np.indices((2,) * j).sum(axis=0) if j else np.array(1.0)
-        lay.residual(r, A)[...] = signs * (2.0 ** -j) * m * f[pos[i]]
+    r = residuals_from_fourier(lay, pos, f, m)
     cube_meas = Measurement(lay, r, meas.sigmas, meas.spec, meas.allocation, meas.m_public)
     r2, info = _projector(cube_meas, False, options, weights, dual=True)
     info = {**info, "cube": {k2: cinfo[k2] for k2 in ("iterations", "converged", "degree", "theta",
@@ -1416,6 +1515,9 @@ def _auto(meas: Measurement, options: dict[str, Any]) -> tuple[np.ndarray, dict[
     lay = meas.layout
     snr = public_snr(int(round(float(meas.residuals[lay.empty_pos]))), meas.spec.epsilon, lay)
     if all(s == 2 for s in lay.sizes):
+        if len(lay.sizes) <= JOINT_AUTO_MAX_N and np.isfinite(meas.sigmas).all():
+            r, info = _joint(meas, options)
+            return r, {**info, "binary_step": "joint"}
         step = binary_step(lay, snr)
         if step == "cube":
             out = _cube_then_lnn(meas, options)
@@ -1556,7 +1658,7 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
 
 #: Reconstruction methods (post-processing of a :class:`Measurement`): name -> function.
 RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndarray, dict[str, Any]]]] = {
-    "auto": _auto, "blue": _blue, "lnn": _lnn, "lnn-psd": _lnn_psd,
+    "auto": _auto, "blue": _blue, "lnn": _lnn, "lnn-psd": _lnn_psd, "joint": _joint,
 }
 
 
@@ -1632,6 +1734,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             f"attributes with a single value in the workload: {single}; a table with such an attribute is the "
             "table without it (the attribute carries no information): drop it from the domain (or the workload)")
     layout = ResidualLayout.checked(ds.domain.sizes, wl)
+    if reconstruction == "joint":
+        check_joint(layout)
     m_pub = _public_m(ds.m, public_m, spec_args["adjacency"])
     snr = public_snr(m_pub, spec_args["epsilon"], layout) if m_pub is not None else None
     mix: float | None = float(_mix) if _mix is not None else None
