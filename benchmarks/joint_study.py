@@ -79,7 +79,8 @@ def main() -> None:
     data = []
     for name in args.shapes:
         gen, n, m, kw = SHAPES[name]
-        data.append((name, np.asarray(gen(m, n, rng=1000 + list(SHAPES).index(name), **kw))))
+        X = gen(m, n, rng=1000 + list(SHAPES).index(name), **kw)
+        data.append((name, np.asarray(X.toarray() if hasattr(X, "toarray") else X, dtype=np.uint8)))
     if args.dataset:
         data.append((args.dataset, np.asarray(sp.load_dataset(args.dataset).records)))
     for name, X in data:

@@ -269,6 +269,9 @@ def test_cli_choices_match_the_library():
     from sosproj.privacy.spec import CALIBRATIONS
 
     assert crel.CALIBRATIONS == marginals.CALIBRATIONS == CALIBRATIONS
+    from sosproj.mechanisms.marginals_pipeline import RECONSTRUCTIONS
+
+    assert set(crel.PIPELINE_RECONSTRUCTIONS) == set(RECONSTRUCTIONS)
 
 
 def test_marginals_default_method_is_resolved_in_the_sidecar(records, tmp_path):
@@ -386,4 +389,8 @@ def test_cli_binary_default_is_the_library_default(records, tmp_path):
                 "-o", tmp_path / "b", "-q") == 0
     blue = release_marginals(D, 2, epsilon=1.0, delta=1e-6, rng=4, reconstruction="blue")
     assert np.allclose(np.load(tmp_path / "b.npz")["moments"], [blue.query(s) / 400 for s in subsets])
+    assert _run("release", "marginals", path, "-k", "2", *EPS, "--seed", "4", "--reconstruction", "joint",
+                "-o", tmp_path / "j", "-q") == 0
+    joint = release_marginals(D, 2, epsilon=1.0, delta=1e-6, rng=4, reconstruction="joint")
+    assert np.allclose(np.load(tmp_path / "j.npz")["moments"], [joint.query(s) / 400 for s in subsets])
     assert _run("release", "marginals", path, "-k", "2", *EPS, "--solver", "scs", "-o", tmp_path / "s", "-q") == 2

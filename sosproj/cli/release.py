@@ -66,6 +66,10 @@ from sosproj.cli.output import Console
 from sosproj.errors import InvalidInputError, InvalidParameterError, ProjectionError, SosprojError
 from sosproj.privacy.spec import CALIBRATIONS
 
+#: ``--reconstruction`` of the residual pipeline: the keys of ``marginals_pipeline.RECONSTRUCTIONS`` (listed here
+#: so that ``--help`` needs no import of the pipeline; a test checks the two agree)
+PIPELINE_RECONSTRUCTIONS = ("auto", "blue", "lnn", "lnn-psd", "joint")
+
 COSINE_METHODS = ("exact", "dykstra", "alternating", "gaussian")
 MARGINAL_METHODS = ("auto", "tables", "cube", "sos", "sos-sparse", "flatten", "topk", "symmetrize", "gaussian")
 
@@ -717,10 +721,11 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mg.add_argument("--allocation", choices=("auto", "rp", "equal-tables"), default="auto",
                     help="residual pipeline (--domain / --infer-domain, or binary INPUT without --method): "
                          "noise allocation over the residuals (default auto)")
-    mg.add_argument("--reconstruction", choices=("auto", "blue", "lnn", "lnn-psd"), default="auto",
-                    help="residual pipeline: reconstruction (default auto: binary, cube projection then local "
-                         "non-negativity; categorical, local non-negativity, plus the one-hot PSD from a public "
-                         "SNR of 10)")
+    mg.add_argument("--reconstruction", choices=PIPELINE_RECONSTRUCTIONS, default="auto",
+                    help="residual pipeline: reconstruction (default auto: binary, the exact marginal polytope up "
+                         "to 16 attributes, else cube projection then local non-negativity; categorical, local "
+                         "non-negativity, plus the one-hot PSD from a public SNR of 10; joint: the exact polytope, "
+                         "binary data, up to 20 attributes)")
     mg.add_argument("--adjacency", choices=("replace-one", "add-remove"), default="replace-one",
                     help="with --domain / --infer-domain: the neighbouring datasets protected (default replace-one: "
                          "the number of records is public; add-remove: it is private and the released total is "
