@@ -23,8 +23,11 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
 3. **Reconstruction** (post-processing, :data:`RECONSTRUCTIONS`): ``"blue"`` (ResidualPlanner's
    best linear unbiased reconstruction), ``"lnn"`` (the projection in the measurement metric onto
    consistent, locally non-negative marginals), ``"lnn-psd"`` (``"lnn"``, then ``"lnn"`` plus the
-   one-hot degree-2 moment matrix PSD warm-started from it, returned only when converged) and
-   ``"auto"`` (binary: Boolean-cube projection then ``"lnn"``, or, where the cube's moment matrix
+   one-hot degree-2 moment matrix PSD warm-started from it, returned only when converged), ``"joint"`` (binary
+   data of at most :data:`JOINT_MAX_N` attributes: the projection onto the EXACT marginal polytope, a distribution
+   over all ``2^n`` points, :func:`_joint`) and
+   ``"auto"`` (binary: ``"joint"`` up to :data:`JOINT_AUTO_MAX_N` attributes, else the Boolean-cube projection then
+   ``"lnn"``, or, where the cube's moment matrix
    is too large, the LNN projection in the table metric, :func:`table_metric`; categorical: ``"lnn-psd"`` when every
    attribute pair is in the workload's closure and the public SNR is at least :data:`PSD_MIN_SNR`,
    else ``"lnn"``).

@@ -1,4 +1,8 @@
-r"""Least squares over the exact marginal polytope by FISTA (a reference for small ``n``).
+r"""Least squares over the exact marginal polytope by FISTA and column generation (small ``n``).
+
+Since issue 14's session 36 this is also the binary release's default reconstruction for domains of at most 16
+attributes (:func:`sosproj.mechanisms.marginals_pipeline._joint`, ``reconstruction="joint"``), solved by
+:func:`polytope_fourier_least_squares` with ``method="column-generation"``.
 
 ``p`` is a distribution over the ``2^n`` points of the Boolean cube and ``M_T p``
 its marginal table on ``T``; :func:`polytope_least_squares` solves
