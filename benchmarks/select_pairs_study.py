@@ -83,9 +83,11 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="+", required=True, choices=sorted(SHAPES) + sorted(GEO) + sorted(TREE))
     ap.add_argument("--eps", type=float, nargs="+", default=[0.3, 1.0, 3.0])
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
-    ap.add_argument("--variants", nargs="+", required=True, help="SHARE:KAPPA:MARGIN")
+    ap.add_argument("--variants", nargs="+", required=True,
+                    help="SHARE:KAPPA:MARGIN[:free][:gate] (free: the chosen pairs left to the skip rule, "
+                         "SELECT_PAIRS_FORCE = False; gate: SELECT_PAIRS_NEED_RULE_PAIR = True)")
     args = ap.parse_args()
-    variants = [tuple(float(x) for x in v.split(":")) for v in args.variants]
+    variants = [v.split(":") for v in args.variants]
     print("shape eps seed variant err_default err ratio n_pairs n_cand cpu_default cpu", flush=True)
     for name in args.shapes:
         ds = data_of(name)
@@ -100,14 +102,17 @@ def main() -> None:
             c0 = time.process_time() - t0
             e0 = err(base)
             for v in variants:
+                mp.SELECT_PAIRS_FORCE = "free" not in v[3:]
+                mp.SELECT_PAIRS_NEED_RULE_PAIR = "gate" in v[3:]
                 t0 = time.process_time()
-                rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed, _select_pairs=v)
+                rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=1000 + seed,
+                                 _select_pairs=tuple(float(x) for x in v[:3]))
                 c1 = time.process_time() - t0
                 ps = rel.info["pair_selection"]
                 e1 = err(rel)
                 npairs = "-" if ps is None else len(ps["selected"])
                 ncand = "-" if ps is None else len(ps["candidates"])
-                print(f"{name} {eps:g} {seed} {':'.join(f'{x:g}' for x in v)} {e0:.5f} {e1:.5f} {e1 / e0:.4f} "
+                print(f"{name} {eps:g} {seed} {':'.join(v)} {e0:.5f} {e1:.5f} {e1 / e0:.4f} "
                       f"{npairs} {ncand} {c0:.2f} {c1:.2f}", flush=True)
 
 

@@ -927,6 +927,14 @@ def select_one_way(ds: Dataset, plan: dict[str, Any], gen: np.random.Generator
 #: :func:`select_pairs_choose`). Chosen on synthetic shapes only (``benchmarks/select_pairs_study.py``,
 #: ``benchmarks/results_marginals/adult36/``, docs/bench_peers.md).
 SELECT_PAIRS = (0.1, 1.0, 1.0)
+#: Whether the chosen pairs are always measured (``True``: ``keep_sets`` of :func:`measured_sets`) or only kept from
+#: the start, the public skip rule then deciding on them at the share ``1 - f`` like on every set (``False``; the
+#: unchosen candidates are dropped either way).
+SELECT_PAIRS_FORCE = True
+#: Whether the step runs only where the public rule, at the whole budget, measures at least one pair (``True``; where
+#: it measures none the public SNR is too low for any 2-way table to beat the extrapolation and the step would only
+#: spend its share) or wherever there are candidates (``False``).
+SELECT_PAIRS_NEED_RULE_PAIR = False
 
 
 def select_pairs_statistic(ds: Dataset, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
@@ -1025,6 +1033,8 @@ def select_pairs_plan(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str
         return None
     sets = layout.residual_sets
     sizes = layout.sizes
+    if SELECT_PAIRS_NEED_RULE_PAIR and not any(len(A) == 2 and k for A, k in zip(sets, keep0, strict=True)):
+        return None
     ones = {A[0] for A, k in zip(sets, keep0, strict=True) if len(A) == 1 and k}
     cands = [A for A in sets if len(A) == 2 and A[0] in ones and A[1] in ones]
     if not cands:
@@ -1887,8 +1897,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         chosen, pair_selection = select_pairs(ds, layout, s_shape, spec_args, pair_plan, gen_pairs)
         rejected = [A for A in pair_plan["candidates"] if A not in chosen]
         sigmas, spec, sens = noise_scales(layout, allocation, {**spec_args, "share": 1.0 - pair_share}, m_pub or 0,
-                                          mix=mix, skip=_skip, reconstruction=reconstruction, keep_sets=chosen,
-                                          drop_sets=rejected)
+                                          mix=mix, skip=_skip, reconstruction=reconstruction,
+                                          keep_sets=chosen if SELECT_PAIRS_FORCE else (), drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     shrunk: list[tuple[int, ...]] = []
     unshrunk: list[tuple[int, ...]] = []
