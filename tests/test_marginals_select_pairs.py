@@ -147,8 +147,7 @@ def test_choice_public_parts_and_release():
     assert all(A in rel.info["unmeasured_sets"] for A in dropped)
     lay = ResidualLayout(ds.domain.sizes, all_k_way(ds.n, 3))
     args = {"epsilon": 1.0, "delta": 1e-9, "adjacency": R1, "calibration": "analytic", "share": 1 - mp.SELECT_PAIRS[0]}
-    sig, _, _ = mp.noise_scales(lay, "auto", args, ds.m, mix=rel.info["auto_mix"], keep_sets=sel["selected"],
-                                drop_sets=dropped)
+    sig, _, _ = mp.noise_scales(lay, "auto", args, ds.m, mix=rel.info["auto_mix"], drop_sets=dropped)
     got = rel.info["noise_scales"]
     assert all(got[A] == pytest.approx(float(sig[i]), rel=1e-12) for i, A in enumerate(lay.residual_sets) if A)
     for w in rel.workload:
@@ -193,3 +192,34 @@ def test_opt_in_binary_and_bad_input():
         mp.release(ds, 2, epsilon=0.3, delta=1e-9, rng=0, _select_pairs=(1.0, 1.0, 1.0))
     with pytest.raises(InvalidParameterError, match="exclusive"):
         mp.release(ds, 2, epsilon=0.3, delta=1e-9, rng=0, selection="pairs", _select=(0.05, 1.0, 0.0))
+
+
+def test_opt_in_with_its_chosen_parameters_and_gate():
+    """``selection="pairs"`` runs with ``SELECT_PAIRS`` (chosen on synthetic shapes: benchmarks/results_marginals/
+    adult36/); where the public rule at the whole budget measures no pair (low public SNR) nothing is spent and the
+    release is the one without the step, table for table (a public fact decides, before any record is read)."""
+    assert mp.SELECT_PAIRS == (0.05, 1.0, 0.0)
+    assert mp.SELECT_PAIRS_FORCE is False and mp.SELECT_PAIRS_NEED_RULE_PAIR is True
+    rel = mp.release(_dependent(), 3, epsilon=1.0, delta=1e-9, rng=3, selection="pairs")
+    sel = rel.info["pair_selection"]
+    assert (sel["share"], sel["kappa"], sel["margin"]) == mp.SELECT_PAIRS
+    small = _dependent(1000)
+    a = mp.release(small, 3, epsilon=0.3, delta=1e-9, rng=5, selection="pairs")
+    b = mp.release(small, 3, epsilon=0.3, delta=1e-9, rng=5)
+    assert not any(len(A) == 2 for A in b.layout.residual_sets if A not in b.info["unmeasured_sets"])
+    assert a.info["pair_selection"] is None
+    assert all(np.array_equal(a.table(w), b.table(w)) for w in a.workload)
+
+
+def test_forced_choice_is_measured(monkeypatch):
+    """Study knob ``SELECT_PAIRS_FORCE = True``: every chosen pair is measured (kept whatever its public set SNR);
+    with the default ``False`` the public rule may still drop a chosen pair, never keep an unchosen one."""
+    ds = _dependent()
+    free = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=2, _select_pairs=(0.05, 0.2, 0.0))
+    sel = free.info["pair_selection"]
+    measured = [A for A in free.layout.residual_sets if len(A) == 2 and A not in free.info["unmeasured_sets"]]
+    assert set(measured) <= set(sel["selected"])
+    monkeypatch.setattr(mp, "SELECT_PAIRS_FORCE", True)
+    forced = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=2, _select_pairs=(0.05, 0.2, 0.0))
+    assert forced.info["pair_selection"]["selected"] == sel["selected"]      # same stream, same choice
+    assert all(A not in forced.info["unmeasured_sets"] for A in sel["selected"])
