@@ -73,6 +73,15 @@ def test_registered_pairs_are_worst_case(name: str) -> None:
         sizes = list(D.max(axis=0) * 0 + 3)
         s1, s2 = (select_one_way_statistic(Dataset(X, Domain.from_sizes(sizes)), range(len(sizes))) for X in (D, D2))
         diff = np.linalg.norm(s2 - s1)      # the brute force of its sensitivity: tests/test_marginals_select.py
+    elif name == "marginals[select-pairs]":
+        from sosproj.audit.registry import SELECT_PAIRS_AUDIT_SIZES
+        from sosproj.data.domain import Dataset, Domain
+        from sosproj.mechanisms.marginals_pipeline import select_pairs_statistic
+
+        pairs = list(itertools.combinations(range(len(SELECT_PAIRS_AUDIT_SIZES)), 2))
+        s1, s2 = (select_pairs_statistic(Dataset(X, Domain.from_sizes(list(SELECT_PAIRS_AUDIT_SIZES))), pairs)
+                  for X in (D, D2))
+        diff = np.linalg.norm(s2 - s1)  # the brute force of its sensitivity: tests/test_marginals_select_pairs.py
     elif name.startswith("tables") or name == "marginals[tables]":
         diff = np.linalg.norm(_table_counts(D2) - _table_counts(D))
     else:

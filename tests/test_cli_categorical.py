@@ -238,6 +238,34 @@ def test_selection_flag_reaches_the_release_and_is_recorded(tmp_path, capsys, mo
     assert not (tmp_path / "bad.npz").exists()
 
 
+def test_selection_choices_are_the_pipelines(tmp_path, capsys):
+    """The CLI's ``--selection`` choices are the pipeline's :data:`SELECTIONS` (spelled out in the parser, which does
+    not import the pipeline at start-up); ``--selection pairs`` reaches the release and is recorded."""
+    import re
+
+    from sosproj.mechanisms.marginals_pipeline import SELECTIONS
+
+    g = np.random.default_rng(1)
+    m = 4000
+    a = g.integers(0, 6, size=m)
+    X = np.column_stack([a, np.where(g.random(m) < 0.8, a, g.integers(0, 6, size=m)), g.integers(0, 5, size=m),
+                         g.integers(0, 4, size=m), g.integers(0, 3, size=m)])
+    names = ["a", "b", "c", "d", "e"]
+    csv = tmp_path / "dep.csv"
+    _write_csv(csv, names, X.tolist())
+    dom = tmp_path / "dep.json"
+    dom.write_text(json.dumps(dict(zip(names, (6, 6, 5, 4, 3), strict=True))))
+    assert _run("release", "marginals", csv, "--domain", dom, "-k", "3", "--epsilon", "1", "--delta", "1e-9",
+                "--selection", "bogus", "-o", tmp_path / "bad", "--quiet") == 2
+    listed = re.search(r"choose from ([^)]*)\)", capsys.readouterr().err).group(1)
+    assert tuple(x.strip(" '") for x in listed.split(",")) == SELECTIONS
+    out = tmp_path / "rel_pairs"
+    assert _run("release", "marginals", csv, "--domain", dom, "-k", "3", "--epsilon", "1", "--delta", "1e-9",
+                "--seed", "1", "--selection", "pairs", "-o", out, "--quiet") == 0
+    side, _ = _tables(out)
+    assert side["public_parameters"]["selection"] == "pairs"
+
+
 def test_add_remove_adjacency_states_a_private_m_and_matches_the_library(data, tmp_path, measure_every_set):
     """``--adjacency add-remove``: the sidecar says the number of records is private (the released total is noisy),
     records the declared ``--public-m``, and the release is the library's ``adjacency="add-remove"`` one."""

@@ -30,6 +30,11 @@ projections are post-processing that keeps the difference visible:
   (:func:`~sosproj.mechanisms.marginals_pipeline.select_one_way_release`, given the whole claim): ``m = 1000``
   records on one cell of two 3-value attributes, one record moved to another value of both (each uniform-table
   error falls by exactly 2: the statistic moves by its sensitivity :math:`2\sqrt2`).
+* ``marginals[select-pairs]``: the categorical release's private pair selection
+  (:func:`~sosproj.mechanisms.marginals_pipeline.select_pairs_release`, given the whole claim): ``m = 1000``
+  records, ``m - 1`` on one cell of three 2-value attributes, one on the cell differing on every attribute, moved
+  onto the others' cell (each pair's distance from independence falls from :math:`2(1-1/m)` to 0: the statistic
+  moves by its sensitivity :math:`2(1-1/m)\sqrt3`).
 * ``tables`` / ``tables[discrete]``: :func:`~sosproj.mechanisms.marginal_tables.release_tables`
   on the marginals' dense pair (replace-one; each 2-way table moves one count between two
   cells).
@@ -143,6 +148,29 @@ def _select_one_way(D: Any, rng: Any, *, epsilon: float, delta: float) -> Select
                            sens)
 
 
+#: Attribute sizes of the pair selection statistic's audit (three 2-value attributes: its bound is attained there).
+SELECT_PAIRS_AUDIT_SIZES = (2, 2, 2)
+
+
+def _select_pairs(D: Any, rng: Any, *, epsilon: float, delta: float) -> SelectStatistic:
+    """The private pair selection's Gaussian mechanism
+    (:func:`~sosproj.mechanisms.marginals_pipeline.select_pairs_release`) given the whole claim (share 1; in a
+    release it gets the share ``f``): the noisy distances from independence of the three pairs of
+    :data:`SELECT_PAIRS_AUDIT_SIZES`, replace-one (``m`` public)."""
+    import itertools
+
+    from sosproj.data.domain import Dataset, Domain
+    from sosproj.mechanisms.marginals_pipeline import select_pairs_release, select_pairs_sensitivity, sigma0_of
+    from sosproj.privacy.spec import Adjacency
+    from sosproj.rng import as_generator
+
+    ds = Dataset(np.asarray(D), Domain.from_sizes(list(SELECT_PAIRS_AUDIT_SIZES)))
+    pairs = list(itertools.combinations(range(len(SELECT_PAIRS_AUDIT_SIZES)), 2))
+    sens = select_pairs_sensitivity(SELECT_PAIRS_AUDIT_SIZES, pairs, Adjacency.REPLACE_ONE, ds.m)
+    sigma = sigma0_of({"epsilon": epsilon, "delta": delta, "calibration": "analytic"}, sens)
+    return SelectStatistic(select_pairs_release(ds, pairs, sigma, as_generator(rng)), sens)
+
+
 def _select_output(rel: SelectStatistic) -> np.ndarray:
     return np.asarray(rel.statistic, dtype=float)
 
@@ -206,6 +234,15 @@ def select_pair(m: int = 1000) -> tuple[np.ndarray, np.ndarray]:
     return D, D2
 
 
+def select_pairs_pair(m: int = 1000) -> tuple[np.ndarray, np.ndarray]:
+    """``m - 1`` records on the all-ones cell of :data:`SELECT_PAIRS_AUDIT_SIZES` and one on the all-zeros cell, which
+    moves onto the all-ones cell: every pair's statistic falls from ``2 (1 - 1/m)`` to 0 (the sensitivity)."""
+    D = np.ones((m, len(SELECT_PAIRS_AUDIT_SIZES)), dtype=np.int64)
+    D[-1] = 0
+    D2 = np.ones_like(D)
+    return D, D2
+
+
 def one_sparse_pair(m: int = 1800) -> tuple[np.ndarray, np.ndarray]:
     """``m`` rows over 2 attributes with at most one 1; a row {0} becomes {1}."""
     D = np.repeat(np.array([[1, 0], [0, 1], [0, 0]]), m // 3, axis=0)
@@ -239,6 +276,8 @@ register(AuditCase("marginals[default]", _builder(_pipeline), dense_pair, whiten
                    _REPLACE_ONE))
 register(AuditCase("marginals[select-one-way]", _builder(_select_one_way), select_pair, _select_output, 8_000,
                    _REPLACE_ONE))
+register(AuditCase("marginals[select-pairs]", _builder(_select_pairs), select_pairs_pair, _select_output, 8_000,
+                   _REPLACE_ONE))
 # marginals[gaussian] keeps 3 of the 4 tensor entries its sensitivity covers (true mu = sqrt(3)/2 of the
 # claimed one), so sigma x 0.7 exceeds the claim by only 24%: 48,000 runs catch it in 96% of 200 simulated
 # audits (benchmarks/results_audit/selection_study.txt); one run costs about 0.5 ms
@@ -259,4 +298,4 @@ register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dens
 
 __all__ = ["AuditCase", "MECHANISMS", "register", "COSINE_SENSITIVITY", "pap_box_pair", "pap_psd_pair",
            "cosine_pair", "dense_pair", "sparse_pair", "one_sparse_pair", "whitened_residuals", "select_pair",
-           "SelectStatistic", "SELECT_AUDIT_SIZES"]
+           "select_pairs_pair", "SelectStatistic", "SELECT_AUDIT_SIZES", "SELECT_PAIRS_AUDIT_SIZES"]

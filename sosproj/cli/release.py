@@ -733,10 +733,14 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
     mg.add_argument("--public-m", type=int, default=None, metavar="M",
                     help="with --adjacency add-remove and --allocation auto: a PUBLIC number of records (declared, "
                          "never computed from the data) that sets the noise allocation")
-    mg.add_argument("--selection", choices=("none", "one-way"), default="none",
+    # the pipeline's SELECTIONS, spelled out so that the parser does not import the pipeline at start-up
+    # (tests/test_cli_categorical.py checks that the two agree)
+    mg.add_argument("--selection", choices=("none", "one-way", "pairs"), default="none",
                     help="categorical residual pipeline: 'one-way' adds the private 1-way selection (3%% of the "
-                         "budget asks whether skipped wide attributes are concentrated; same epsilon and delta; "
-                         "the noise scales then depend on its private output); default none: public scales only")
+                         "budget asks whether skipped wide attributes are concentrated), 'pairs' the private pair "
+                         "selection (5%% of the budget asks which attribute pairs are far from independent; the "
+                         "others are not measured); same epsilon and delta; the noise scales then depend on the "
+                         "step's private output; default none: public scales only")
     mg.set_defaults(func=run_marginals)
 
 

@@ -237,7 +237,9 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     selection : residual pipeline only: ``"none"`` (default; the measurement depends on public quantities only)
         or ``"one-way"`` (opt-in: a separately budgeted private step may measure 1-way tables of concentrated
         attributes that the public rule skips; same (epsilon, delta); see
-        :func:`sosproj.mechanisms.marginals_pipeline.select_one_way`).
+        :func:`sosproj.mechanisms.marginals_pipeline.select_one_way`) or ``"pairs"`` (opt-in: a separately
+        budgeted private step chooses which attribute pairs to measure, the others are extrapolated; same
+        (epsilon, delta); see :func:`sosproj.mechanisms.marginals_pipeline.select_pairs`).
 
     Returns
     -------

@@ -96,15 +96,19 @@ __all__ = ["ALLOCATIONS", "RECONSTRUCTIONS", "check_all_k_way_memory", "allocati
            "SELECT_ONE_WAY", "select_one_way", "select_one_way_plan", "select_one_way_statistic",
            "select_one_way_release", "select_one_way_sensitivity", "SELECTIONS", "shrink_one_way", "ONE_WAY_SHRINK",
            "ONE_WAY_SHRINK_BAND", "shrink_residuals", "RESIDUAL_SHRINK_BANDS", "RESIDUAL_SHRINK",
-           "ONE_WAY_L1_DRAWS", "select_one_way_estimate", "james_stein_factor"]
+           "ONE_WAY_L1_DRAWS", "select_one_way_estimate", "james_stein_factor", "SELECT_PAIRS", "select_pairs",
+           "select_pairs_plan", "select_pairs_choose", "select_pairs_statistic", "select_pairs_sensitivity",
+           "select_pairs_release"]
 
 ALLOCATIONS = ("auto", "rp", "equal-tables")
 
 #: ``selection=`` of :func:`release`: ``"none"`` (the default: the measurement is a function of public quantities
 #: only, two datasets with the same public parameters get the same noise scales) or ``"one-way"`` (the private 1-way
 #: selection, :func:`select_one_way`: a differentially private, separately budgeted step that may add 1-way sets the
-#: public rule skips; the noise scales then depend on its noisy output)
-SELECTIONS = ("none", "one-way")
+#: public rule skips; the noise scales then depend on its noisy output) or ``"pairs"`` (the private pair selection,
+#: :func:`select_pairs`: a separately budgeted Gaussian mechanism on the pairs' dependence chooses which attribute
+#: pairs to measure; the others are dropped and extrapolated)
+SELECTIONS = ("none", "one-way", "pairs")
 
 #: how a bad marginal order is named in its error (the bound is the number of attributes)
 K_NAME = "k (the marginal order, at most the number of attributes)"
@@ -922,6 +926,197 @@ def select_one_way(ds: Dataset, plan: dict[str, Any], gen: np.random.Generator
     return selected, {**info, "selected": selected}
 
 
+# ====================================================================== private pair selection
+
+#: ``(share, kappa, margin)`` of the private pair selection (:func:`select_pairs`; opt-in: ``release(...,
+#: selection="pairs")``) of the categorical ``"auto"`` release: the share ``f`` of the squared Gaussian-DP budget
+#: :math:`\mu^2` spent on the pairs' dependence statistic, the factor on the expected noise norm of a measured pair
+#: and the statistic's lower-confidence margin in its own noise units (:func:`select_pairs_plan`,
+#: :func:`select_pairs_choose`). Chosen on synthetic shapes only (``benchmarks/select_pairs_study.py``,
+#: ``benchmarks/results_marginals/adult36/``, docs/bench_peers.md): with :data:`SELECT_PAIRS_FORCE` ``False`` and
+#: :data:`SELECT_PAIRS_NEED_RULE_PAIR` ``True``, 33 seen cells (11 shapes x epsilon 0.3 / 1 / 3, 2 seeds) geometric
+#: mean 0.842, worst 1.030, best 0.408 against the release without the step (``study_fit3.txt``); share 0.1 lost up
+#: to 4.8% where every pair matters (the share is the cost), margin 1 up to 9% on small ``m``, forcing the chosen
+#: pairs up to 21% at low SNR (round 2).
+SELECT_PAIRS = (0.05, 1.0, 0.0)
+#: Whether the chosen pairs are always measured (``True``: ``keep_sets`` of :func:`measured_sets`) or only kept from
+#: the start, the public skip rule then deciding on them at the share ``1 - f`` like on every set (``False``; the
+#: unchosen candidates are dropped either way).
+SELECT_PAIRS_FORCE = False
+#: Whether the step runs only where the public rule, at the whole budget, measures at least one pair (``True``; where
+#: it measures none the public SNR is too low for any 2-way table to beat the extrapolation and the step would only
+#: spend its share) or wherever there are candidates (``False``).
+SELECT_PAIRS_NEED_RULE_PAIR = True
+
+
+def select_pairs_statistic(ds: Dataset, pairs: Sequence[tuple[int, int]]) -> np.ndarray:
+    r"""For each pair ``(a, b)``: :math:`S_{ab} = \lVert T_{ab} - T_a T_b^{\mathsf T}/m\rVert_F`, the Frobenius
+    distance of the pair's count table from the product of its margins (``m`` the number of records; 0 when
+    ``m = 0``). Reads the records.
+
+    Since :math:`T_{ab}` and the product share their margins and total, :math:`T_{ab} - T_aT_b^{\mathsf T}/m` lies in
+    the pair's residual subspace (:math:`P_a\otimes P_b`): :math:`S_{ab}` is the norm of the part of the pair's
+    interaction residual :math:`c_{ab}` that the maximum-entropy (independence) extrapolation of its 1-way tables
+    misses, in the units of the measurement's noise on that residual (:math:`\sigma_{ab}\sqrt{q_{ab}}`).
+
+    **Sensitivity** (:func:`select_pairs_sensitivity`; brute-forced in the tests). Write :math:`\hat r = T_a/m`,
+    :math:`\hat c = T_b/m`, :math:`D = T_{ab} - m\hat r\hat c^{\mathsf T}`.
+
+    *Add/remove*: adding a record ``(k, l)`` to ``m`` records gives
+    :math:`D' - D = \tfrac{m}{m+1}(e_k - \hat r)(e_l - \hat c)^{\mathsf T}` (expand
+    :math:`(T_a + e_k)(T_b + e_l)^{\mathsf T}/(m+1)`),
+    of norm :math:`\tfrac{m}{m+1}\lVert e_k-\hat r\rVert\lVert e_l-\hat c\rVert < 2`
+    (:math:`\lVert e_k - \hat r\rVert^2 \le (1-\hat r_k)^2 + (1-\hat r_k)^2 \le 2`); the supremum 2 is approached by
+    ``m`` records on one cell and a record differing on both attributes.
+
+    *Replace-one* (``m`` public): replacing ``(i, j)`` by ``(k, l)`` gives, with :math:`a = e_k - e_i`,
+    :math:`b = e_l - e_j` and :math:`\hat c'` the margin after the replacement,
+    :math:`D' - D = a(e_l - \hat c')^{\mathsf T} + (e_i - \hat r)b^{\mathsf T}` (write
+    :math:`e_ke_l^{\mathsf T} - e_ie_j^{\mathsf T} = ae_l^{\mathsf T} + e_ib^{\mathsf T}` and expand the product's
+    change), so with :math:`\alpha = 1 - \hat r_i`, :math:`\beta = \hat r_k`, :math:`\gamma = 1 - \hat c'_l`,
+    :math:`\delta = \hat c'_j` (all in :math:`[0, 1 - 1/m]`: the records ``(i, j)`` before and ``(k, l)`` after are
+    counted) :math:`\lVert D'-D\rVert_F^2 = 2\lVert e_l-\hat c'\rVert^2 + 2\lVert e_i - \hat r\rVert^2
+    - 2(\alpha+\beta)(\gamma+\delta)`. Both norms are at most :math:`2\alpha^2`, :math:`2\gamma^2` (the mass off
+    ``i`` / ``l`` on one value), so :math:`\le 4\alpha^2 + 4\gamma^2 - 2\alpha\gamma \le 6(1-1/m)^2`, reached when
+    both attributes have at least 3 values (the other ``m - 1`` records on a third value of each); a 2-value
+    attribute forces :math:`\beta = \alpha` (or :math:`\delta = \gamma`) and :math:`\lVert e_i - \hat r\rVert^2 =
+    2\alpha^2`, so :math:`\le 4\alpha^2 + 4\gamma^2 - 4\alpha\gamma \le 4(1-1/m)^2`. A record differing on one
+    attribute only moves :math:`D` by at most :math:`2(1-1/m)`. So one pair's table :math:`D` moves by at most
+    :math:`w_{ab}(1-1/m)` in Frobenius norm (attained), with :math:`w_{ab} = \sqrt 6` when both attributes have >= 3
+    values, else 2, and :math:`|S' - S| \le \lVert D' - D\rVert_F`. For a pair of 2-value attributes the bound is
+    attained by the norm itself (:math:`D` is a multiple of one fixed matrix): ``m - 1`` records on ``y``, one on an
+    ``x`` differing from ``y`` on both attributes, replaced by ``y`` (``S`` falls from :math:`2(1-1/m)` to 0). For
+    wider pairs it is an upper bound on the norm's change (the worst :math:`D' - D` above leaves ``S`` unchanged;
+    the brute force of the tests finds smaller changes than the bound, so the statistic's noise is conservative
+    there).
+
+    *The vector*: one record moves every pair; its :math:`\ell_2`-sensitivity is at most
+    :math:`(1-1/m)\sqrt{\sum_{ab} w_{ab}^2}` under replace-one (exact on 2-value attributes: the configuration above
+    with ``x`` differing from ``y`` on every attribute moves every pair by its bound at once) and exactly
+    :math:`2\sqrt c` on ``c`` pairs under add/remove as a supremum over ``m`` (``m`` records on one cell and a record
+    differing on every attribute added: every :math:`S` rises from 0 to :math:`2m/(m+1)`).
+    """
+    m = ds.m
+    out = np.zeros(len(pairs))
+    if m == 0:
+        return out
+    for j, (a, b) in enumerate(pairs):
+        T = np.asarray(ds.marginal((int(a), int(b))), dtype=float)
+        if a > b:                         # ds.marginal orders the axes as given; the norm does not care
+            T = T.T
+        out[j] = float(np.linalg.norm(T - np.outer(T.sum(1), T.sum(0)) / m))
+    return out
+
+
+def select_pairs_sensitivity(sizes: Sequence[int], pairs: Sequence[tuple[int, int]], adjacency: Adjacency,
+                             m: int | None = None) -> float:
+    r"""The :math:`\ell_2`-sensitivity of :func:`select_pairs_statistic` on ``pairs`` (proof there): under
+    replace-one :math:`(1 - 1/m)\sqrt{\sum_{ab} w_{ab}^2}` with :math:`w_{ab}^2 = 6` when both attributes have at
+    least 3 values, else 4 (``m`` public; ``None``: the supremum over ``m``); under add/remove :math:`2\sqrt c`."""
+    if adjacency is Adjacency.ADD_REMOVE:
+        return 2.0 * math.sqrt(len(pairs))
+    w2 = sum(6.0 if min(sizes[a], sizes[b]) >= 3 else 4.0 for a, b in pairs)
+    factor = 1.0 if m is None else max(1.0 - 1.0 / max(int(m), 1), 0.0)
+    return factor * math.sqrt(w2)
+
+
+def select_pairs_release(ds: Dataset, pairs: Sequence[tuple[int, int]], sigma: float, gen: np.random.Generator
+                         ) -> np.ndarray:
+    """The pair selection's Gaussian mechanism: :func:`select_pairs_statistic` plus ``N(0, sigma^2)`` per pair (the
+    only part of the pair selection that reads the records; audited as ``marginals[select-pairs]``)."""
+    return select_pairs_statistic(ds, pairs) + float(sigma) * gaussian_noise((len(pairs),), 1.0, gen)
+
+
+def select_pairs_plan(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], keep0: np.ndarray,
+                      m: int | None, share: float, kappa: float, margin: float) -> dict[str, Any] | None:
+    r"""The public part of the private pair selection (:func:`select_pairs`); ``None`` when there is nothing to
+    select (then nothing is spent and the release is the one without the step).
+
+    ``keep0``: the public rule's measured family (:func:`measured_sets` at the whole budget). Candidates: every pair
+    of the workload's closure whose two 1-way sets the rule measures (it may have skipped the pair itself: with
+    fewer pairs measured each gets more budget). The statistic (:func:`select_pairs_statistic`) gets
+    :math:`\sigma_S = \Delta_S\sigma_1/\sqrt f` (:func:`sigma0_of`, ``f = share``, :math:`\Delta_S`
+    :func:`select_pairs_sensitivity`). The plan also holds, per candidate, the unit bar :math:`u_{ab} = \kappa
+    s_{ab}\sqrt{q_{ab}}` (``s`` the allocation's shape, :math:`q_{ab} = (n_a-1)(n_b-1)`: the expected noise norm
+    of a measured pair is :math:`\sigma_0 s_{ab}\sqrt{q_{ab}}`) and the measured 1-way family. Public quantities
+    only: sizes, workload, ``m``, epsilon, delta, the rule's choice.
+    """
+    if share <= 0.0:
+        return None
+    sets = layout.residual_sets
+    sizes = layout.sizes
+    if SELECT_PAIRS_NEED_RULE_PAIR and not any(len(A) == 2 and k for A, k in zip(sets, keep0, strict=True)):
+        return None
+    ones = {A[0] for A, k in zip(sets, keep0, strict=True) if len(A) == 1 and k}
+    cands = [A for A in sets if len(A) == 2 and A[0] in ones and A[1] in ones]
+    if not cands:
+        return None
+    sig_s = sigma0_of({**spec_args, "share": share},
+                      select_pairs_sensitivity(sizes, cands, spec_args["adjacency"], m))
+    unit = [kappa * float(s[layout.res_pos[A]]) * math.sqrt((sizes[A[0]] - 1) * (sizes[A[1]] - 1)) for A in cands]
+    base = np.array([len(A) <= 1 and (not A or A[0] in ones) for A in sets])
+    return {"candidates": cands, "sigma": float(sig_s), "unit": unit, "base": base, "share": float(share),
+            "kappa": float(kappa), "margin": float(margin)}
+
+
+def select_pairs_choose(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], plan: dict[str, Any],
+                        noisy: np.ndarray) -> list[tuple[int, ...]]:
+    r"""Which candidate pairs to measure, from the released noisy statistics (post-processing).
+
+    Pair ``A`` is worth measuring when its lower confidence bound :math:`\hat S_A - z\sigma_S` (``z = margin``)
+    exceeds :math:`\kappa` times its expected noise norm :math:`\sigma_0(F) s_A\sqrt{q_A}`, where
+    :math:`\sigma_0(F)` is the measurement's scale at the share ``1 - f`` when the family ``F`` (the measured 1-way
+    sets and the chosen pairs) is measured: more pairs, more noise on each. With :math:`g_A = (\hat S_A -
+    z\sigma_S)/u_A` sorted decreasingly and :math:`F_K` the 1-way sets plus the first ``K`` pairs,
+    :math:`\sigma_0(F_K)` grows with ``K``, so the ``K`` with :math:`g_{(K)} \ge \sigma_0(F_K)` form a prefix; the
+    largest one is found by bisection (exact sensitivity, :func:`residual_sensitivity`). Reads only the noisy
+    statistics and public quantities.
+    """
+    cands = plan["candidates"]
+    g = (np.asarray(noisy, dtype=float) - plan["margin"] * plan["sigma"]) / np.asarray(plan["unit"])
+    order = [int(i) for i in np.argsort(-g, kind="stable")]
+    main_args = {**spec_args, "share": 1.0 - plan["share"]}
+
+    def sigma0(K: int) -> float:
+        keep = plan["base"].copy()
+        for i in order[:K]:
+            keep[layout.res_pos[cands[i]]] = True
+        sens = residual_sensitivity(layout, np.where(keep, s, np.inf), spec_args["adjacency"])["sensitivity"]
+        return sigma0_of(main_args, sens)
+
+    lo, hi = 0, int(np.sum(g > 0))              # g_(K) >= sigma0(K) holds at K = lo, and fails beyond hi
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if g[order[mid - 1]] >= sigma0(mid):
+            lo = mid
+        else:
+            hi = mid - 1
+    return sorted(cands[i] for i in order[:lo])
+
+
+def select_pairs(ds: Dataset, layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any],
+                 plan: dict[str, Any], gen: np.random.Generator) -> tuple[list[tuple[int, ...]], dict[str, Any]]:
+    r"""Which attribute pairs the categorical release measures: a Gaussian mechanism on the pairs' dependence with
+    its own share of the budget (the plan: :func:`select_pairs_plan`; the choice: :func:`select_pairs_choose`).
+
+    The public skip rule (:func:`measured_sets`) measures a pair by its public set SNR alone, so on data with many
+    wide attributes (adult: 15 attributes, 2-42 values) it spends the budget on every pair alike, most of them
+    nearly independent (their tables are the product of their margins, which the extrapolation gives for free),
+    and has none left for the strongly dependent ones and their triples. This step asks the data, privately: it
+    releases the noisy distances from independence :math:`\hat S_A` of the candidate pairs, measures the pairs
+    worth their noise and drops the others (with their supersets; their tables are extrapolated by maximum entropy,
+    :func:`_reconstruct_skipped`); the measurement then runs with the share ``1 - f`` on the smaller family, where
+    the public rule may keep the triples whose three pairs were chosen. Privacy: the two Gaussian mechanisms (the
+    second chosen from the first's output) compose adaptively to one Gaussian mechanism with :math:`\mu^2 = f\mu^2 +
+    (1-f)\mu^2`, the budget of the release without the step (:func:`sigma0_of`; Dong, Roth and Su 2022,
+    Cor. 3.3). Returns the chosen pairs and ``info`` (the plan's public parts and the choice; never the statistics).
+    """
+    noisy = select_pairs_release(ds, plan["candidates"], plan["sigma"], gen)
+    chosen = select_pairs_choose(layout, s, spec_args, plan, noisy)
+    info = {k: plan[k] for k in ("candidates", "share", "kappa", "margin", "sigma")}
+    return chosen, {**info, "selected": chosen}
+
+
 # ====================================================================== measurement
 
 
@@ -1686,7 +1881,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
             accountant: PrivacyAccountant | None = None, options: dict[str, Any] | None = None,
             public_m: int | None = None, _mix: float | None = None,
             _skip: float | tuple[float, ...] | None = None, selection: str = "none",
-            _select: tuple[float, float, float] | None = None) -> Any:
+            _select: tuple[float, float, float] | None = None,
+            _select_pairs: tuple[float, float, float] | None = None) -> Any:
     """Release the workload's marginals (default all ``k``-way) of categorical data; see the module docstring.
 
     ``public_m``: under add/remove adjacency the number of records is private, so the ``"auto"``
@@ -1698,13 +1894,19 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     ``_mix`` / ``_skip`` (studies only) override the ``"auto"`` allocation's mixing weight and its skip
     thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule);
     ``_select`` the private 1-way selection's ``(share, kappa, margin)`` (:data:`SELECT_ONE_WAY`,
-    :func:`select_one_way_plan`; it applies whatever ``selection`` says, share ``0``: off).
+    :func:`select_one_way_plan`; it applies whatever ``selection`` says, share ``0``: off); ``_select_pairs`` the
+    private pair selection's ``(share, kappa, margin)`` (:data:`SELECT_PAIRS`; likewise).
 
     ``selection`` (:data:`SELECTIONS`): ``"none"`` (default) measures by the public rule alone, so the noise scales
     are a function of public quantities (issue 14's requirement on the default); ``"one-way"`` adds the private 1-way
     selection (:func:`select_one_way`, :data:`SELECT_ONE_WAY`): a Gaussian mechanism with 3% of the budget asks
     whether each 1-way set the public rule skips is concentrated enough to measure; the whole release keeps its
-    (epsilon, delta), but its noise scales then depend on that step's noisy output.
+    (epsilon, delta), but its noise scales then depend on that step's noisy output. ``"pairs"`` adds the private pair
+    selection instead (:func:`select_pairs`, :data:`SELECT_PAIRS`): a Gaussian mechanism with a share of the budget
+    releases each candidate pair's noisy distance from independence, the pairs worth their noise are measured and
+    the others dropped with their supersets (extrapolated by maximum entropy); same total (epsilon, delta). Both
+    steps run only where the public skip rule runs (the categorical ``"auto"`` allocation); elsewhere the release is
+    the one without them. ``info["pair_selection"]`` lists the candidates and the chosen pairs (never the statistics).
 
     Validation happens here, once: the records into a :class:`Dataset`, the privacy parameters
     into a :class:`~sosproj.privacy.spec.PrivacySpec`; the inner steps trust them.
@@ -1759,12 +1961,27 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         sel_share, sel_kappa, sel_margin = 0.0, *SELECT_ONE_WAY[1:]
     if not 0.0 <= sel_share < 1.0:
         raise InvalidParameterError(f"the selection's share must be in [0, 1); got {sel_share}")
+    if _select_pairs is not None:
+        pair_share, pair_kappa, pair_margin = (float(x) for x in _select_pairs)
+    elif selection == "pairs":
+        pair_share, pair_kappa, pair_margin = SELECT_PAIRS
+    else:
+        pair_share, pair_kappa, pair_margin = 0.0, *SELECT_PAIRS[1:]
+    if not 0.0 <= pair_share < 1.0:
+        raise InvalidParameterError(f"the pair selection's share must be in [0, 1); got {pair_share}")
+    if pair_share > 0.0 and sel_share > 0.0:
+        raise InvalidParameterError("the private 1-way and pair selections are exclusive: pass one of them")
     candidates = [A for A in sens["unmeasured_sets"] if len(A) == 1] if allocation == "auto" else []
-    plan = None
+    plan = pair_plan = None
     if sel_share > 0.0 and candidates:       # public: the rule's unmeasured 1-way sets, sizes, m, the budget
         s_shape = allocation_shape(layout, allocation, m=m_pub or 0, epsilon=spec_args["epsilon"], mix=mix)
         plan = select_one_way_plan(layout, s_shape, spec_args, np.isfinite(sigmas), candidates, m_pub,
                                    sel_share, sel_kappa, sel_margin)
+    if pair_share > 0.0 and allocation == "auto" and max(np.atleast_1d(sens["skip_threshold"])) > 0:
+        # public: the rule's measured family at the whole budget, sizes, workload, m, the budget
+        s_shape = allocation_shape(layout, allocation, m=m_pub or 0, epsilon=spec_args["epsilon"], mix=mix)
+        pair_plan = select_pairs_plan(layout, s_shape, spec_args, np.isfinite(sigmas), m_pub, pair_share,
+                                      pair_kappa, pair_margin)
     if accountant is not None:
         # before the records are read: a refused charge draws no noise and releases nothing. With the private
         # 1-way selection the release is two Gaussian mechanisms whose mu^2 add up to this one's (sigma0_of)
@@ -1782,6 +1999,17 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         rejected = [A for A in candidates if A not in chosen] if SELECT_DROP_REJECTED else []
         sigmas, spec, sens = noise_scales(layout, allocation, spec_main, m_pub or 0, mix=mix, skip=_skip,
                                           reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
+    pair_selection = None
+    if pair_plan is not None:
+        try:                                 # its own stream: the measurement's normals stay those without it
+            gen_pairs = gen.spawn(1)[0]
+        except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
+            gen_pairs = gen
+        chosen, pair_selection = select_pairs(ds, layout, s_shape, spec_args, pair_plan, gen_pairs)
+        rejected = [A for A in pair_plan["candidates"] if A not in chosen]
+        sigmas, spec, sens = noise_scales(layout, allocation, {**spec_args, "share": 1.0 - pair_share}, m_pub or 0,
+                                          mix=mix, skip=_skip, reconstruction=reconstruction,
+                                          keep_sets=chosen if SELECT_PAIRS_FORCE else (), drop_sets=rejected)
     meas = measure(ds, layout, sigmas, spec, allocation, gen)
     shrunk: list[tuple[int, ...]] = []
     unshrunk: list[tuple[int, ...]] = []
@@ -1821,7 +2049,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
         "noise_scales": {A: float(sigmas[i]) for i, A in enumerate(layout.residual_sets) if A or sigmas[i] > 0},
         "unmeasured_sets": sens["unmeasured_sets"], "skip_threshold": sens["skip_threshold"],
-        "one_way_selection": selection,
+        "one_way_selection": selection, "pair_selection": pair_selection,
         "shrunk_one_way_sets": [A for A in shrunk if len(A) == 1], "shrunk_sets": shrunk,
         "raw_one_way_sets": unshrunk,
         "auto_mix": mix if allocation == "auto" else None,
