@@ -12,8 +12,9 @@ AIM / MST which account in zCDP under add/remove (docs/bench_peers.md states the
   separate venv ``/work/venv-peers``; scored on the synthetic data's 3-way marginals); cells already run by
   ``benchmarks/peers/pgm_queue.sh`` are read from ``results_peers/pgm/``, missing ones are run only with
   ``--run-pgm``;
-* ``sosproj``, ``sosproj_sel``, ``sosproj_rp``, ``sosproj_lnn``  ``sp.release_marginals(ds, 3, epsilon=,
-  delta=1e-9, rng=seed)`` with the defaults, ``selection="one-way"``, ``allocation="rp"``, ``reconstruction="lnn"``.
+* ``sosproj``, ``sosproj_sel``, ``sosproj_pairs``, ``sosproj_rp``, ``sosproj_lnn``  ``sp.release_marginals(ds, 3,
+  epsilon=, delta=1e-9, rng=seed)`` with the defaults, ``selection="one-way"``, ``selection="pairs"``,
+  ``allocation="rp"``, ``reconstruction="lnn"``.
 
 Metrics per release: ``l1`` = average over the workload of ||released - true||_1 / m, ``rmse`` = root mean
 squared error per cell (counts), ``seconds`` (wall clock of the release, including the measurement and
@@ -57,9 +58,10 @@ from peers.residual import (  # noqa: E402
 
 DATASETS = ("nltcs", "titanic", "adult", "planted32", "planted64")
 EPSILONS = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
-METHODS = ("rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst", "sosproj", "sosproj_sel", "sosproj_rp",
-           "sosproj_lnn")
-SOSPROJ = {"sosproj": {}, "sosproj_sel": {"selection": "one-way"}, "sosproj_rp": {"allocation": "rp"},
+METHODS = ("rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst", "sosproj", "sosproj_sel", "sosproj_pairs",
+           "sosproj_rp", "sosproj_lnn")
+SOSPROJ = {"sosproj": {}, "sosproj_sel": {"selection": "one-way"}, "sosproj_pairs": {"selection": "pairs"},
+           "sosproj_rp": {"allocation": "rp"},
            "sosproj_lnn": {"reconstruction": "lnn"}}
 DELTA = 1e-9
 K = 3
