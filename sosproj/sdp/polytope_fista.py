@@ -260,8 +260,11 @@ def _column_generation(p: np.ndarray, grad: Any, a: np.ndarray, g: np.ndarray, b
         rounds += 1
         S = np.union1d(np.nonzero(p > 0)[0], np.argsort(gp)[:CG_ADD])
         A = np.vstack([np.full((1, S.size), mu), sw[:, None] * _parity(rows, S)])
-        q, _ = nnls(A, np.concatenate([[mu], sw * g[meas]]), maxiter=50 * S.size)
-        if q.sum() <= 0:
+        try:
+            q, _ = nnls(A, np.concatenate([[mu], sw * g[meas]]), maxiter=50 * S.size)
+        except RuntimeError:                        # the active-set iterations ran out: keep the certified point
+            break
+        if not np.all(np.isfinite(q)) or q.sum() <= 0:
             break
         p_new = np.zeros_like(p)
         p_new[S] = q / q.sum()
