@@ -211,8 +211,15 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
     D : binary matrix (numpy or scipy.sparse; rows = records, columns = attributes).
     k : largest marginal order, ``1 <= k <= n``.
     epsilon, delta : privacy guarantee under replace-one adjacency (``m`` public).
-    method : one of :data:`METHODS` (module docstring); the default ``"auto"`` picks
-        ``"tables"`` for dense data and ``"cube"`` when ``sparsity`` is given (:func:`resolve_method`).
+    method : ``None`` (default): the residual pipeline (:func:`sosproj.mechanisms.marginals_pipeline.release`;
+        categorical data too, with ``domain``), or, when ``sparsity`` is given, the ``t``-sparse tensor route;
+        else one of :data:`METHODS` (module docstring), where ``"auto"`` picks ``"tables"`` for dense data and
+        ``"cube"`` when ``sparsity`` is given (:func:`resolve_method`).
+    allocation, reconstruction : residual pipeline only (``marginals_pipeline.ALLOCATIONS`` /
+        ``RECONSTRUCTIONS``). ``reconstruction="auto"`` projects binary data of at most 16 attributes onto the
+        exact marginal polytope (``"joint"``: a distribution over all ``2^n`` points, certified by its
+        Frank-Wolfe gap), larger binary data onto the Boolean-cube relaxation then local non-negativity, and
+        categorical data onto locally non-negative tables.
     sparsity : public row bound ``t``: switches to the ``t``-sparse normalization
         (required by ``"sos-sparse"`` and ``"topk"``; ``"cube"`` adds the row-sparsity constraint).
     on_violation : rows with more than ``t`` ones are truncated by the public rule
