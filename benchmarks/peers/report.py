@@ -116,7 +116,7 @@ def load_pgm_runs(results: Path) -> list[dict]:
                 if (cell, run) in runs:
                     continue
                 r = dict(r, row_file=str(f.relative_to(results)))
-                r.setdefault("seconds", r.get("wall_s"))
+                r.setdefault("seconds", r.get("wall_s") if r.get("wall_s") is not None else r.get("cutoff_s"))
                 runs[(cell, run)] = r
     count: dict = defaultdict(int)
     out = []
