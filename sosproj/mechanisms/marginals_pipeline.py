@@ -1863,6 +1863,21 @@ RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndar
 # ====================================================================== the pipeline
 
 
+def _selection_constants(selection: str, name: str, override: Sequence[float] | None,
+                         constants: tuple[float, float, float], label: str) -> tuple[float, float, float]:
+    """``(share, kappa, margin)`` of the private selection ``name``: the study override if given, its constants when
+    ``selection`` asks for it, else share 0 (off); a share outside [0, 1) is refused."""
+    if override is not None:
+        share, kappa, margin = (float(x) for x in override)
+    elif selection == name:
+        share, kappa, margin = constants
+    else:
+        share, kappa, margin = 0.0, *constants[1:]
+    if not 0.0 <= share < 1.0:
+        raise InvalidParameterError(f"{label}'s share must be in [0, 1); got {share}")
+    return share, kappa, margin
+
+
 def _public_m(m: int, public_m: Any, adjacency: Adjacency) -> int | None:
     """The number of records the rules may use: ``m`` under replace-one (public there), else ``public_m``."""
     if public_m is not None:
@@ -1953,22 +1968,10 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         mix = auto_mix(snr, rule=mix_rule(layout, reconstruction, snr))
     sigmas, spec, sens = noise_scales(layout, allocation, spec_args, m_pub or 0, mix=mix, skip=_skip,
                                       reconstruction=reconstruction)
-    if _select is not None:
-        sel_share, sel_kappa, sel_margin = (float(x) for x in _select)
-    elif selection == "one-way":
-        sel_share, sel_kappa, sel_margin = SELECT_ONE_WAY
-    else:
-        sel_share, sel_kappa, sel_margin = 0.0, *SELECT_ONE_WAY[1:]
-    if not 0.0 <= sel_share < 1.0:
-        raise InvalidParameterError(f"the selection's share must be in [0, 1); got {sel_share}")
-    if _select_pairs is not None:
-        pair_share, pair_kappa, pair_margin = (float(x) for x in _select_pairs)
-    elif selection == "pairs":
-        pair_share, pair_kappa, pair_margin = SELECT_PAIRS
-    else:
-        pair_share, pair_kappa, pair_margin = 0.0, *SELECT_PAIRS[1:]
-    if not 0.0 <= pair_share < 1.0:
-        raise InvalidParameterError(f"the pair selection's share must be in [0, 1); got {pair_share}")
+    sel_share, sel_kappa, sel_margin = _selection_constants(selection, "one-way", _select, SELECT_ONE_WAY,
+                                                            "the selection")
+    pair_share, pair_kappa, pair_margin = _selection_constants(selection, "pairs", _select_pairs, SELECT_PAIRS,
+                                                               "the pair selection")
     if pair_share > 0.0 and sel_share > 0.0:
         raise InvalidParameterError("the private 1-way and pair selections are exclusive: pass one of them")
     candidates = [A for A in sens["unmeasured_sets"] if len(A) == 1] if allocation == "auto" else []
