@@ -1863,6 +1863,15 @@ RECONSTRUCTIONS: dict[str, Callable[[Measurement, dict[str, Any]], tuple[np.ndar
 # ====================================================================== the pipeline
 
 
+def _own_stream(gen: np.random.Generator) -> np.random.Generator:
+    """A child stream of ``gen`` for a private step drawn besides the measurement, so that the measurement's normals
+    stay those of the release without the step; ``gen`` itself for a generator without a seed sequence."""
+    try:
+        return gen.spawn(1)[0]
+    except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
+        return gen
+
+
 def _selection_constants(selection: str, name: str, override: Sequence[float] | None,
                          constants: tuple[float, float, float], label: str) -> tuple[float, float, float]:
     """``(share, kappa, margin)`` of the private selection ``name``: the study override if given, its constants when
@@ -1993,10 +2002,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     gen = as_generator(rng)
     selection = None
     if plan is not None:
-        try:                                 # its own stream: the measurement's normals stay those without it
-            gen_sel = gen.spawn(1)[0]
-        except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
-            gen_sel = gen
+        gen_sel = _own_stream(gen)
         chosen, selection = select_one_way(ds, plan, gen_sel)
         spec_main = {**spec_args, "share": 1.0 - sel_share}
         rejected = [A for A in candidates if A not in chosen] if SELECT_DROP_REJECTED else []
@@ -2004,10 +2010,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                                           reconstruction=reconstruction, keep_sets=chosen, drop_sets=rejected)
     pair_selection = None
     if pair_plan is not None:
-        try:                                 # its own stream: the measurement's normals stay those without it
-            gen_pairs = gen.spawn(1)[0]
-        except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
-            gen_pairs = gen
+        gen_pairs = _own_stream(gen)
         chosen, pair_selection = select_pairs(ds, layout, s_shape, spec_args, pair_plan, gen_pairs)
         rejected = [A for A in pair_plan["candidates"] if A not in chosen]
         sigmas, spec, sens = noise_scales(layout, allocation, {**spec_args, "share": 1.0 - pair_share}, m_pub or 0,
@@ -2024,10 +2027,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         meas, shrunk = shrink_residuals(meas, m_pub, (ONE_WAY_SHRINK, RESIDUAL_SHRINK),
                                         (ONE_WAY_SHRINK_BAND, *RESIDUAL_SHRINK_BANDS))
         if ONE_WAY_L1_DRAWS > 0 and any(len(A) == 1 for A in shrunk):
-            try:                             # a stream of its own: the measurement's normals are already drawn
-                gen_l1 = gen.spawn(1)[0]
-            except (AttributeError, TypeError, ValueError):  # pragma: no cover - a generator without a seed sequence
-                gen_l1 = gen
+            gen_l1 = _own_stream(gen)
             meas, kept = select_one_way_estimate(raw, meas, m_pub, shrunk, ONE_WAY_SHRINK, gen_l1,
                                                  draws=ONE_WAY_L1_DRAWS)
             unshrunk = [A for A in shrunk if len(A) == 1 and A not in kept]
