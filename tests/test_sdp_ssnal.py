@@ -122,14 +122,17 @@ def test_projection_matches_clarabel(relaxations, system, n, seed, reference):
     Y = 0.4 * rng.standard_normal((R.readout(3).n,) * 3)
     prob = compile_projection(R, 3, Y)
     ref = solve(prob, solver="clarabel", tol=1e-9, on_fail="return")
-    assert max(ref.primal_residual, ref.dual_residual, ref.duality_gap) < 1e-8
+    ref_accuracy = max(ref.primal_residual, ref.dual_residual, ref.duality_gap)
+    assert ref_accuracy < 1e-6
+    if ref_accuracy >= 1e-8:      # Clarabel 0.11.1 stops at gap 5e-8 on the ball at n = 5: the ADMM is the tight one
+        reference = "admm"
     res = solve(prob, solver="ssnal", tol=1e-8, admm_tol=1e-2)
     assert res.converged and res.solver == "ssnal" and res.info["ssnal_newton"] >= 1
     ro = R.readout(3)
     tight = solve(prob, solver="admm", tol=1e-10) if reference == "admm" else ref
     np.testing.assert_allclose(ro(res.x), ro(tight.x), atol=1e-6)
     np.testing.assert_allclose(ro(res.x), ro(ref.x), atol=1e-5)
-    assert res.objective == pytest.approx(ref.objective, rel=1e-8, abs=1e-8)
+    assert res.objective == pytest.approx(tight.objective, rel=1e-8, abs=1e-8)
     assert _kkt(prob, res) <= 1e-7
     assert R.check(res.x, tol=1e-6).ok
 

@@ -176,13 +176,38 @@ def polytope_fourier_least_squares(a: np.ndarray, g: np.ndarray, index: SubsetIn
 
     L = 2.0 * size * float(a_full.max()) if a_full.max() > 0 else 1.0
     p = np.full(size, 1.0 / size)
+    fista_iter = max_iter if method == "fista" else min(max_iter, CG_WARM_ITER)
+    p, obj, gap, iters, converged = _fista(p, grad, L, fista_iter, tol)
+    rounds = 0
+    if method == "column-generation" and not converged:
+        p, obj, gap, rounds, converged = _column_generation(p, grad, a, g, bits, tol, max_iter)
+        if not converged:                      # the rounds stalled (round-off of the penalised NNLS): polish
+            p2, obj2, gap2, polish, converged = _fista(p, grad, L, min(max_iter, CG_POLISH_ITER), tol)
+            rounds += polish
+            if converged or obj2 < obj:            # else keep the rounds' point and its certificate
+                p, obj, gap = p2, obj2, gap2
+    ph = walsh_hadamard(p)
+    f = ph[bits]
+    y = subset_from_fourier(index) @ f
+    fit = PolytopeFit(p, f, np.asarray(y), obj, gap, iters + rounds, converged)
+    apply_on_fail(converged, on_fail,
+                  f"the marginal-polytope least squares ({method}) did not reach tol={tol:g} in {max_iter} "
+                  "iterations; raise max_iter or tol",
+                  {"objective": obj, "gap": gap, "iterations": iters + rounds, "value": fit})
+    return fit
+
+
+def _fista(p: np.ndarray, grad: Any, L: float, max_steps: int, tol: float
+           ) -> tuple[np.ndarray, float, float, int, bool]:
+    """FISTA with gradient restart from the feasible ``p`` (the loop of :func:`polytope_fourier_least_squares`):
+    at most ``max_steps`` steps, stopping when the Frank-Wolfe gap, checked every :data:`GAP_EVERY` steps and at the
+    last one, is at most ``tol * max(1, F)``. Returns ``(p, F(p), gap, steps, converged)``."""
     z, t = p.copy(), 1.0
     gap, obj, iters, converged = np.inf, np.inf, 0, False
-    fista_iter = max_iter if method == "fista" else min(max_iter, CG_WARM_ITER)
-    for iters in range(1, fista_iter + 1):  # noqa: B007
+    for iters in range(1, max_steps + 1):  # noqa: B007
         gz, _ = grad(z)
         p_new = project_simplex(z - gz / L)
-        if iters % GAP_EVERY == 0 or iters == max_iter:
+        if iters % GAP_EVERY == 0 or iters == max_steps:
             gp, obj = grad(p_new)
             gap = float(gp @ p_new - gp.min())
             if gap <= tol * max(1.0, obj):
@@ -195,18 +220,7 @@ def polytope_fourier_least_squares(a: np.ndarray, g: np.ndarray, index: SubsetIn
         else:
             z = p_new + ((t - 1) / t_new) * (p_new - p)
         p, t = p_new, t_new
-    rounds = 0
-    if method == "column-generation" and not converged:
-        p, obj, gap, rounds, converged = _column_generation(p, grad, a, g, bits, tol, max_iter)
-    ph = walsh_hadamard(p)
-    f = ph[bits]
-    y = subset_from_fourier(index) @ f
-    fit = PolytopeFit(p, f, np.asarray(y), obj, gap, iters + rounds, converged)
-    apply_on_fail(converged, on_fail,
-                  f"the marginal-polytope least squares ({method}) did not reach tol={tol:g} in {max_iter} "
-                  "iterations; raise max_iter or tol",
-                  {"objective": obj, "gap": gap, "iterations": iters + rounds, "value": fit})
-    return fit
+    return p, obj, gap, iters, converged
 
 
 #: solvers of :func:`polytope_fourier_least_squares`: ``"fista"`` (FISTA to the tolerance) or
@@ -223,6 +237,11 @@ CG_ADD = 300
 #: largest ``a_U`` (the equality as a penalty; its bias on ``sum q`` is ``O(1 / CG_SUM_WEIGHT)``, removed by the
 #: rescaling that follows, and the Frank-Wolfe gap is computed at the rescaled, feasible point)
 CG_SUM_WEIGHT = 1e11
+
+#: FISTA steps (warm, from the column generation's last point) when its rounds stall above the tolerance: the
+#: penalised NNLS's round-off can stop the rounds at a gap of ~1e-7 relative (scipy 1.17's ``nnls``), which a
+#: few hundred first-order steps from that point remove
+CG_POLISH_ITER = 5000
 
 
 def _parity(rows: np.ndarray, points: np.ndarray) -> np.ndarray:
@@ -279,4 +298,5 @@ def _column_generation(p: np.ndarray, grad: Any, a: np.ndarray, g: np.ndarray, b
 
 
 __all__ = ["PolytopeFit", "polytope_least_squares", "polytope_fourier_least_squares", "OPTIONS",
-           "MAX_N", "GAP_EVERY", "METHODS", "CG_WARM_ITER", "CG_ADD", "CG_SUM_WEIGHT"]
+           "MAX_N", "GAP_EVERY", "METHODS", "CG_WARM_ITER", "CG_ADD", "CG_SUM_WEIGHT",
+           "CG_POLISH_ITER"]
