@@ -53,6 +53,8 @@ def curves(rows: dict) -> dict:
         if not seeds:
             continue
         ts = sorted({k[1] for k in tkeys if k != "ref"})
+        if len(ts) < 3:   # a cell cut off before its grid (the first run was stopped mid-cell): left out
+            continue
         errs = np.array([np.mean([by[("t", t)][s] for s in seeds]) for t in ts])
         ref = np.mean([by["ref"][s] for s in seeds])
         g = {}   # the top-order multiplier: its own seeds (the g rows may cover fewer seeds than the t rows)
