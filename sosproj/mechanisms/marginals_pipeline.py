@@ -196,7 +196,7 @@ def public_snr(m: int, epsilon: float, layout: ResidualLayout) -> float:
 
 #: Parameters of :func:`auto_mix` ``(t_max, snr_0, power)``, fitted to ``benchmarks/results_allocation/``
 #: (docs/bench_allocation.md): for the ``"lnn"`` reconstruction, and for binary data reconstructed
-#: with the Boolean-cube projection (``reconstruction="auto"``).
+#: with the Boolean-cube projection (``reconstruction="auto"`` above :data:`JOINT_AUTO_MAX_N` attributes).
 AUTO_MIX = (2.0, 7.0, 1.5)
 AUTO_MIX_CUBE = (1.0, 15.0, 1.0)
 #: ``(t_max, snr_0, power, snr_lo, power_lo)`` (the one-hot rule's form) for binary data too wide for
