@@ -26,11 +26,13 @@ cells = []
 for eps in sorted(a):
     seeds = sorted(set(a[eps]) & set(b[eps]))
     lr = np.array([math.log(a[eps][s]["l1"] / b[eps][s]["l1"]) for s in seeds])
-    half = 1.96 * lr.std(ddof=1) / math.sqrt(len(lr)) if len(lr) >= 30 else {5: 2.776}[len(lr)] * lr.std(ddof=1) / math.sqrt(len(lr))
+    q = 1.96 if len(lr) >= 30 else {5: 2.776}[len(lr)]
+    half = q * lr.std(ddof=1) / math.sqrt(len(lr))
     rom = np.mean([a[eps][s]["l1"] for s in seeds]) / np.mean([b[eps][s]["l1"] for s in seeds])
     cells.append(lr.mean())
     s0 = seeds[0]
-    print(f"{eps:g} {len(seeds)} {b[eps][s0]['auto_mix']:.3f} {a[eps][s0]['auto_mix']:.3f} {a[eps][s0]['auto_mix_rule']} "
+    print(f"{eps:g} {len(seeds)} {b[eps][s0]['auto_mix']:.3f} {a[eps][s0]['auto_mix']:.3f} "
+          f"{a[eps][s0]['auto_mix_rule']} "
           f"{math.exp(lr.mean()):.4f} [{math.exp(lr.mean() - half):.4f}, {math.exp(lr.mean() + half):.4f}] {rom:.4f} "
           f"{np.mean([b[eps][s]['seconds'] for s in seeds]):.2f} {np.mean([a[eps][s]['seconds'] for s in seeds]):.2f}")
 print(f"geometric mean over the 6 cells {math.exp(np.mean(cells)):.4f}")
