@@ -84,8 +84,11 @@ def test_mix_rule_is_the_rule_of_the_reconstruction_run(recon):
     if recon == "auto":
         with pytest.raises(InvalidParameterError, match="public SNR"):
             mp.mix_rule(lay, recon)
-    # binary data keep their rules
-    assert mp.mix_rule(ResidualLayout((2,) * 6, all_k_way(6, 3)), "auto", 0.01) == "cube"
+    # binary data keep their rules: the exact polytope's up to JOINT_AUTO_MAX_N attributes, the cube's above
+    assert mp.mix_rule(ResidualLayout((2,) * 6, all_k_way(6, 3)), "auto", 0.01) == "joint"
+    assert mp.mix_rule(ResidualLayout((2,) * 6, all_k_way(6, 3)), "joint", 0.01) == "joint"
+    n = mp.JOINT_AUTO_MAX_N + 1
+    assert mp.mix_rule(ResidualLayout((2,) * n, all_k_way(n, 2)), "auto", 0.01) == "cube"
     assert mp.mix_rule(ResidualLayout((2,) * 6, all_k_way(6, 3)), "lnn", 0.01) == "lnn"
 
 
