@@ -722,7 +722,7 @@ def _immediate_superset_edges(sets: Sequence[tuple[int, ...]]) -> tuple[np.ndarr
 
 def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, Any], m: int,
                   threshold: float | tuple[float, ...], *, keep_sets: Sequence[tuple[int, ...]] = (),
-                  drop_sets: Sequence[tuple[int, ...]] = ()) -> np.ndarray:
+                  drop_sets: Sequence[tuple[int, ...]] = (), l1_gamma: float = 0.0) -> np.ndarray:
     r"""Which residual sets the measurement keeps (bool per closure set; the empty set always ``True``).
 
     Start from every set; repeat: calibrate :math:`\sigma_A = \sigma_0 s_A` on the kept sets (exact
@@ -764,7 +764,7 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
     nonempty = np.array([bool(A) for A in sets])
     sub, sup = _immediate_superset_edges(sets)
     while int(keep.sum()) > 2:                      # the empty set and at least one other
-        sk = np.where(keep, s, np.inf)
+        sk = np.where(keep, s if l1_gamma == 0.0 else s * l1_correction(layout, keep) ** l1_gamma, np.inf)
         sens = residual_sensitivity(layout, sk, spec_args["adjacency"])["sensitivity"]
         sigma0 = sigma0_of(spec_args, sens)
         snr = set_snr(layout, sigma0 * sk, m)
@@ -787,8 +787,74 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
         n_kept = int((keep & nonempty).sum())
         if (not higher) if ONE_WAY_LOW_SNR_WHEN == "no-higher" else n_kept <= 1:
             return measured_sets(layout, s, spec_args, m, (floor, *taus[1:]), keep_sets=keep_sets,
-                                 drop_sets=drop_sets)
+                                 drop_sets=drop_sets, l1_gamma=l1_gamma)
     return keep
+
+
+#: Exponent ``g`` of the L1 correction of the categorical ``"auto"`` allocation (:func:`l1_correction`): after the
+#: public skip rule has chosen the measured family, every measured set's relative noise ``s_A`` is multiplied by
+#: ``r_A^g``, ``r_A`` the ratio of the L1-optimal shape to ResidualPlanner's on that family; 0: off.
+WIDE_L1_GAMMA = 0.0
+#: Whether the skip rule's own rounds (:func:`measured_sets`) calibrate with the corrected shape (each round's
+#: ``s_A r_A(keep)^g`` on the family kept so far) instead of the uncorrected one.
+WIDE_L1_IN_LOOP = False
+
+
+def l1_correction(layout: ResidualLayout, keep: np.ndarray, *, iters: int = 60) -> np.ndarray:
+    r"""Ratio ``r_A = s_A^{L1} / s_A^{RP}`` per closure set of the L1-optimal relative noise to ResidualPlanner's on
+    the measured family ``keep`` (1 on the other sets and the empty set). Public quantities only (sizes, workload,
+    the public skip rule's ``keep``).
+
+    Noise :math:`\sigma_B` on the (isotropic, ``q_B = prod (n_i - 1)``-dimensional) residual ``B`` adds the variance
+    :math:`\sigma_B^2 q_B c_B / c_T^2` to each of the ``c_T`` cells of a workload table ``T \supseteq B``
+    (:math:`d_B = \sum_{T\supseteq B} c_B / c_T`, ``layout.normal_diag_sets``), so the expected L1 error of ``T``
+    is :math:`\sqrt{2/\pi}\,L_T` with :math:`L_T^2 = \sum_{B\subseteq T,\ B\ \mathrm{measured}} q_B c_B
+    \sigma_B^2` (a skipped set adds no noise). ResidualPlanner minimizes the sum of cell variances
+    :math:`\sum_T L_T^2 / c_T` under :math:`\sum_B p_B/\sigma_B^2 = \mathrm{const}`:
+    :math:`\sigma_A^4 \propto p_A / (q_A c_A \sum_{T\supseteq A} 1/c_T)`. The workload's L1 error
+    :math:`\sum_T L_T` (convex in :math:`\sigma`) has the stationary point
+    :math:`\sigma_A^4 \propto p_A / (q_A c_A \sum_{T\supseteq A} 1/L_T)`: a table weighs ``1 / L_T`` instead of
+    ``1 / c_T``. Where the skip rule leaves a wide table with only its low-order sets measured (a 91-value
+    attribute at small ``m``), ``L_T`` is far below ``c_T sigma`` and those low-order sets get more of the budget.
+    Solved by the fixed point above (a contraction by 1/4 in log ``sigma``), from ResidualPlanner's shape.
+    """
+    sizes = layout.sizes
+    sets = layout.residual_sets
+    idx = [i for i, A in enumerate(sets) if A and keep[i]]
+    out = np.ones(len(sets))
+    if len(idx) <= 1:
+        return out
+    col = {i: j for j, i in enumerate(idx)}
+    rows, cols = [], []
+    for t, T in enumerate(layout.workload):
+        for r in range(1, len(T) + 1):
+            for B in itertools.combinations(T, r):
+                j = col.get(layout.res_pos[B])
+                if j is not None:
+                    rows.append(t)
+                    cols.append(j)
+    M = np.zeros((len(layout.workload), len(idx)))
+    M[rows, cols] = 1.0
+    p = np.array([math.prod((sizes[a] - 1) / sizes[a] for a in sets[i]) for i in idx])
+    qc = np.array([math.prod((sizes[a] - 1) * sizes[a] for a in sets[i]) for i in idx])
+    cT = np.array([float(math.prod(sizes[a] for a in T)) for T in layout.workload])
+    used = M.sum(axis=0) > 0
+    x_rp = np.sqrt(p / (qc * np.maximum(M.T @ (1.0 / cT), 1e-300)))
+    x = x_rp.copy()
+    for _ in range(iters):
+        LT = np.sqrt(np.maximum(M @ (qc * x), 1e-300))
+        W = M.T @ (1.0 / LT)
+        x_new = np.sqrt(p / (qc * np.maximum(W, 1e-300)))
+        x_new /= np.exp(np.mean(np.log(x_new)))
+        if np.allclose(x_new, x, rtol=1e-10, atol=0.0):
+            x = x_new
+            break
+        x = x_new
+    ratio = np.sqrt(x / x_rp)
+    ratio = np.where(used, ratio, 1.0)
+    ratio /= np.exp(np.mean(np.log(ratio)))
+    out[idx] = ratio
+    return out
 
 
 def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, Any], m: int,
@@ -807,7 +873,11 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
     adjacency = spec_args["adjacency"]
     s = allocation_shape(layout, allocation, m=m, epsilon=spec_args["epsilon"], mix=mix)
     threshold = skip_threshold(layout, allocation, reconstruction) if skip is None else skip
-    keep = measured_sets(layout, s, spec_args, m, threshold, keep_sets=keep_sets, drop_sets=drop_sets)
+    wide = WIDE_L1_GAMMA != 0.0 and allocation == "auto" and max(np.atleast_1d(threshold)) > 0
+    keep = measured_sets(layout, s, spec_args, m, threshold, keep_sets=keep_sets, drop_sets=drop_sets,
+                         l1_gamma=WIDE_L1_GAMMA if wide and WIDE_L1_IN_LOOP else 0.0)
+    if WIDE_L1_GAMMA != 0.0 and allocation == "auto" and max(np.atleast_1d(threshold)) > 0:
+        s = s * l1_correction(layout, keep) ** WIDE_L1_GAMMA
     s = np.where(keep, s, np.inf)
     sens = residual_sensitivity(layout, s, adjacency)
     spec = PrivacySpec(epsilon=spec_args["epsilon"], delta=spec_args["delta"], adjacency=adjacency,
