@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from allocation_study import SHAPES, latent_class, shape_data  # noqa: E402
+from allocation_study import latent_class, shape_data  # noqa: E402
 from catrule_study import score  # noqa: E402
 from pubrule_study import NEW, new_data  # noqa: E402
 from select_study import GEO, geo_data  # noqa: E402
