@@ -798,6 +798,9 @@ WIDE_L1_GAMMA = 0.0
 #: Whether the skip rule's own rounds (:func:`measured_sets`) calibrate with the corrected shape (each round's
 #: ``s_A r_A(keep)^g`` on the family kept so far) instead of the uncorrected one.
 WIDE_L1_IN_LOOP = False
+#: Whether the shrinkage bands (:func:`shrink_residuals`) read the set SNRs of the uncorrected noise scales (the
+#: same measured family at ``g = 0``), so that the correction moves the budget but not the choice of the sets shrunk.
+WIDE_L1_BAND_UNCORRECTED = False
 
 
 def l1_correction(layout: ResidualLayout, keep: np.ndarray, *, iters: int = 60) -> np.ndarray:
@@ -876,7 +879,11 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
     wide = WIDE_L1_GAMMA != 0.0 and allocation == "auto" and max(np.atleast_1d(threshold)) > 0
     keep = measured_sets(layout, s, spec_args, m, threshold, keep_sets=keep_sets, drop_sets=drop_sets,
                          l1_gamma=WIDE_L1_GAMMA if wide and WIDE_L1_IN_LOOP else 0.0)
-    if WIDE_L1_GAMMA != 0.0 and allocation == "auto" and max(np.atleast_1d(threshold)) > 0:
+    band_sigmas = None
+    if wide:
+        if WIDE_L1_BAND_UNCORRECTED:
+            s_unc = np.where(keep, s, np.inf)
+            band_sigmas = sigma0_of(spec_args, residual_sensitivity(layout, s_unc, adjacency)["sensitivity"]) * s_unc
         s = s * l1_correction(layout, keep) ** WIDE_L1_GAMMA
     s = np.where(keep, s, np.inf)
     sens = residual_sensitivity(layout, s, adjacency)
@@ -886,7 +893,7 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
     sig = sigma0 * s
     if adjacency is Adjacency.REPLACE_ONE:
         sig[layout.res_pos[()]] = 0.0                       # m is public: the total is not measured
-    return sig, spec, {**sens, "sigma0": sigma0, "skip_threshold": threshold,
+    return sig, spec, {**sens, "sigma0": sigma0, "skip_threshold": threshold, "band_sigmas": band_sigmas,
                        "unmeasured_sets": [A for A, k in zip(layout.residual_sets, keep, strict=True) if not k]}
 
 
@@ -1239,7 +1246,8 @@ def measure(ds: Dataset, layout: ResidualLayout, sigmas: np.ndarray, spec: Priva
 
 
 def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
-                     bands: Sequence[float]) -> tuple[Measurement, list[tuple[int, ...]]]:
+                     bands: Sequence[float], *, band_sigmas: np.ndarray | None = None
+                     ) -> tuple[Measurement, list[tuple[int, ...]]]:
     r"""Positive-part James-Stein shrinkage of the low-SNR measured residuals, per set and per order
     (post-processing; the categorical ``"auto"`` skip rule's, :data:`ONE_WAY_SHRINK`,
     :data:`RESIDUAL_SHRINK_BANDS`, docs/bench_allocation.md).
@@ -1269,7 +1277,7 @@ def shrink_residuals(meas: Measurement, m: int, c: float | Sequence[float],
     unchanged. Returns the new measurement and the sets shrunk (closure order).
     """
     layout = meas.layout
-    snr = set_snr(layout, meas.sigmas, m)
+    snr = set_snr(layout, meas.sigmas if band_sigmas is None else band_sigmas, m)
     r = meas.residuals.copy()
     done: list[tuple[int, ...]] = []
     bands = [float(b) for b in bands]
@@ -2095,7 +2103,8 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
         # noise (sosproj.testing.noise_disabled) the noise drawn has variance 0 and the James-Stein factor is 1
         raw = meas
         meas, shrunk = shrink_residuals(meas, m_pub, (ONE_WAY_SHRINK, RESIDUAL_SHRINK),
-                                        (ONE_WAY_SHRINK_BAND, *RESIDUAL_SHRINK_BANDS))
+                                        (ONE_WAY_SHRINK_BAND, *RESIDUAL_SHRINK_BANDS),
+                                        band_sigmas=sens.get("band_sigmas"))
         if ONE_WAY_L1_DRAWS > 0 and any(len(A) == 1 for A in shrunk):
             gen_l1 = _own_stream(gen)
             meas, kept = select_one_way_estimate(raw, meas, m_pub, shrunk, ONE_WAY_SHRINK, gen_l1,
