@@ -103,6 +103,14 @@ def test_corrected_allocation_reads_no_records_and_is_a_no_op_on_binary_data(mon
     r0 = mp.release(a, 3, epsilon=1.0, delta=1e-6, rng=0)
     assert r0.info["noise_scales"] != ra.info["noise_scales"]     # the correction is binding here
     assert r0.info["unmeasured_sets"] == ra.info["unmeasured_sets"]
+    # the shrinkage bands read the uncorrected scales: the same public choice of the sets shrunk
+    assert r0.info["shrunk_sets"] == ra.info["shrunk_sets"]
+    lay = ResidualLayout(sizes, all_k_way(len(sizes), 3))
+    sig0, _, _ = mp.noise_scales(lay, "auto", _args(), 400)
+    monkeypatch.setattr(mp, "WIDE_L1_GAMMA", 1.0)
+    _, _, sens = mp.noise_scales(lay, "auto", _args(), 400)
+    assert np.array_equal(sens["band_sigmas"][1:], sig0[1:])
+    monkeypatch.setattr(mp, "WIDE_L1_GAMMA", 0.0)
     binary = _data((2,) * 6, 400, 3)
     off = mp.release(binary, 3, epsilon=1.0, delta=1e-6, rng=0).info["noise_scales"]
     monkeypatch.setattr(mp, "WIDE_L1_GAMMA", 1.5)

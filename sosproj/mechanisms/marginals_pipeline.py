@@ -10,7 +10,10 @@ r"""Private marginals of categorical data as one pipeline: data -> measurement -
    calibrates the Gaussian mechanism to the exact sensitivity (:func:`residual_sensitivity`). The
    ``"auto"`` allocation of categorical data skips the sets whose public set SNR is below their
    order's threshold in :data:`AUTO_SKIP_SNR` (:func:`measured_sets`; ``sigma_A = inf``: no budget, no
-   data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`). A 1-way set
+   data); their interactions are extrapolated after the reconstruction (:func:`_reconstruct_skipped`). On the
+   measured family the shape is then moved toward the L1-optimal one (:func:`l1_correction`, :data:`WIDE_L1_GAMMA`;
+   session 37): a wide table whose higher residuals are skipped weighs by its expected L1 noise, not its cell count,
+   so the low-order sets that alone carry it get more of the budget. A 1-way set
    measured below the set SNR :data:`ONE_WAY_SHRINK_BAND` is shrunk toward the uniform table by a positive-part
    James-Stein factor before the reconstruction (:func:`shrink_one_way`; post-processing, session 31), and every
    measured set of order 2 and 3 toward the extrapolation of its subsets by the same factor with the constant
@@ -793,14 +796,23 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
 
 #: Exponent ``g`` of the L1 correction of the categorical ``"auto"`` allocation (:func:`l1_correction`): after the
 #: public skip rule has chosen the measured family, every measured set's relative noise ``s_A`` is multiplied by
-#: ``r_A^g``, ``r_A`` the ratio of the L1-optimal shape to ResidualPlanner's on that family; 0: off.
-WIDE_L1_GAMMA = 0.0
-#: Whether the skip rule's own rounds (:func:`measured_sets`) calibrate with the corrected shape (each round's
-#: ``s_A r_A(keep)^g`` on the family kept so far) instead of the uncorrected one.
+#: ``r_A^g``, ``r_A`` the ratio of the L1-optimal shape to ResidualPlanner's on that family (the exact sensitivity is
+#: then computed for the corrected shape, so the privacy is that of the measurement actually made); 0: off, the
+#: default before session 37. **1 since session 37** (branch wide37, ``benchmarks/results_marginals/wide37/``,
+#: docs/bench_allocation.md "The L1 correction"): ``g = 1`` is the L1 optimum of the unprojected estimate, no fitted
+#: constant; on 55 synthetic cells with wide attributes (3 seeds, paired) geometric mean 0.961, worst 1.006, best
+#: 0.873, where ``g = 1.5`` / ``2`` gained more on average (0.950 / 0.946) but lost up to 1.2% / 2.2% (a wide
+#: binned attribute at epsilon 0.1). Only where the categorical skip rule runs (binary data: no-op).
+WIDE_L1_GAMMA = 1.0
+#: Study knob (session 37, not adopted): the skip rule's own rounds (:func:`measured_sets`) calibrate with the
+#: corrected shape (each round's ``s_A r_A(keep)^g`` on the family kept so far) instead of the uncorrected one; it
+#: then measures fewer 3-way sets and lost up to 5% (``raw_fit_r1.txt``). ``False``: the rule.
 WIDE_L1_IN_LOOP = False
-#: Whether the shrinkage bands (:func:`shrink_residuals`) read the set SNRs of the uncorrected noise scales (the
-#: same measured family at ``g = 0``), so that the correction moves the budget but not the choice of the sets shrunk.
-WIDE_L1_BAND_UNCORRECTED = False
+#: The shrinkage bands (:func:`shrink_residuals`) read the set SNRs of the uncorrected noise scales (the same measured
+#: family at ``g = 0``): the correction moves the budget but not the public choice of the sets shrunk. Without it a
+#: wide 1-way set lifted just over :data:`ONE_WAY_SHRINK_BAND` lost its James-Stein factor and the release up to 6-8%
+#: (session 37, ``raw_fit_r2.txt`` / ``raw_bandS_probe.txt``). ``True``: the rule.
+WIDE_L1_BAND_UNCORRECTED = True
 
 
 def l1_correction(layout: ResidualLayout, keep: np.ndarray, *, iters: int = 60) -> np.ndarray:
@@ -871,7 +883,11 @@ def noise_scales(layout: ResidualLayout, allocation: str, spec_args: dict[str, A
     default :func:`skip_threshold` of ``reconstruction``): it carries no noise and no data (its residual is 0
     in the measurement; :func:`_reconstruct_skipped` estimates it). ``spec_args["share"]`` (default 1): the
     share of the squared budget this measurement gets (:func:`sigma0_of`); ``keep_sets`` / ``drop_sets``: the
-    private 1-way selection's choice (:func:`measured_sets`).
+    private 1-way selection's choice (:func:`measured_sets`). Where the categorical skip rule runs, the measured
+    sets' shape is then multiplied by the L1 correction ``r_A^g`` (:func:`l1_correction`, :data:`WIDE_L1_GAMMA`:
+    a function of the public measured family) before the exact sensitivity is computed; the report's
+    ``"band_sigmas"`` are the uncorrected scales whose set SNRs pick the sets :func:`shrink_residuals` shrinks
+    (:data:`WIDE_L1_BAND_UNCORRECTED`; ``None`` without the correction).
     """
     adjacency = spec_args["adjacency"]
     s = allocation_shape(layout, allocation, m=m, epsilon=spec_args["epsilon"], mix=mix)
