@@ -7,7 +7,8 @@ ResidualPlanner's allocation minimizes the sum of cell variances, in which a wor
 (a 30-100-value attribute at small ``m``) with its low-order sets only, ``L_T << c_T sigma`` and the low-order sets
 deserve more of the budget. Variant ``G`` multiplies every measured set's relative noise by ``r_A^G`` after the skip
 rule (``WIDE_L1_GAMMA = G``); ``GL``: the skip rule's rounds calibrate with the corrected shape too
-(``WIDE_L1_IN_LOOP``); ``GS``: the shrinkage bands read the uncorrected set SNRs (``WIDE_L1_BAND_UNCORRECTED``). ``0`` is the current default. Exact sensitivity recomputed from the shape (the pipeline).
+(``WIDE_L1_IN_LOOP``); ``GS``: the shrinkage bands read the uncorrected set SNRs (``WIDE_L1_BAND_UNCORRECTED``).
+``0`` is the default before session 37. Exact sensitivity recomputed from the shape (the pipeline).
 Same seed = same standard normals (paired). A variant whose noise scales equal the baseline's is not run and printed
 with the baseline's error and the tag ``same``.
 
