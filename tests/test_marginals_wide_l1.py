@@ -136,3 +136,14 @@ def test_corrected_allocation_sensitivity_equals_brute_force(sizes, m, eps, gamm
     s[lay.res_pos[()]] = 1.0
     assert np.isclose(mp.residual_sensitivity(lay, s, Adjacency.REPLACE_ONE)["sensitivity"], spec.sensitivity)
     assert_sensitivity_is_brute_force(lay, s)
+
+
+def test_no_correction_where_the_skip_rule_measures_every_set(monkeypatch):
+    """A categorical release whose public skip rule measures every residual set keeps the uncorrected noise scales
+    (the gate of :data:`WIDE_L1_GAMMA`); with a skipped set the correction binds."""
+    lay = ResidualLayout((3, 4, 2, 5), all_k_way(4, 3))
+    on, _, sens = mp.noise_scales(lay, "auto", _args(10.0), 100_000)
+    assert np.isfinite(on).all() and sens["band_sigmas"] is None
+    monkeypatch.setattr(mp, "WIDE_L1_GAMMA", 0.0)
+    off, _, _ = mp.noise_scales(lay, "auto", _args(10.0), 100_000)
+    assert np.array_equal(on, off)

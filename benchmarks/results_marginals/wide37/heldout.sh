@@ -1,6 +1,7 @@
 #!/bin/bash
 # Held-out evaluation of the L1 correction (session 37, wide37) on titanic and adult, paired with the current default
 # (variant 0: WIDE_L1_GAMMA = 0) at the same seed (rng = seed, as the peers' rows), 5 seeds, epsilon 0.03-10.
+# (first start with the ungated rule stopped at once: raw_heldout_ungated_partial.txt, no row.)
 # Variant G = the exponent chosen on the synthetic fit (fixed before this script ran; see notes.md).
 source /work/venv/bin/activate
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 PYTHONPATH=$PWD
