@@ -3,7 +3,8 @@
 # correction (WIDE_L1_GAMMA = 1, shrinkage bands on the uncorrected scales; docs/bench_allocation.md, "The L1
 # correction"). Same seeds and epsilons as v17_adult (0-4 at 0.1-10) and v13_adult's 0.03 where the correction changes
 # it (EPS, default all six); only sosproj's default is re-run (the peers' rows post-process the allocation="rp"
-# measurement, unchanged). CODE (first arg, default the worktree): a snapshot of the sources (git archive of the commit); rows go to the worktree. One BLAS thread.
+# measurement, unchanged). CODE (first arg, default the worktree): a snapshot of the sources
+# (git archive of the commit); rows go to the worktree. One BLAS thread.
 # Usage: bash benchmarks/results_peers/v20_adult.sh [CODE] > benchmarks/results_peers/v20_adult.log 2>&1
 WT=$(cd "$(dirname "$0")/../.." && pwd)
 CODE=${1:-$WT}
