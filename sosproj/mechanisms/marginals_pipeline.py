@@ -800,9 +800,9 @@ def measured_sets(layout: ResidualLayout, s: np.ndarray, spec_args: dict[str, An
 #: then computed for the corrected shape, so the privacy is that of the measurement actually made); 0: off, the
 #: default before session 37. **1 since session 37** (branch wide37, ``benchmarks/results_marginals/wide37/``,
 #: docs/bench_allocation.md "The L1 correction"): ``g = 1`` is the L1 optimum of the unprojected estimate, no fitted
-#: constant; on 55 synthetic cells with wide attributes (3 seeds, paired) geometric mean 0.961, worst 1.006, best
-#: 0.873, where ``g = 1.5`` / ``2`` gained more on average (0.950 / 0.946) but lost up to 1.2% / 2.2% (a wide
-#: binned attribute at epsilon 0.1). Only where the categorical skip rule runs AND skips some set (binary data, and
+#: constant; on 69 synthetic cells with wide attributes (3 seeds, paired; ``raw_fit_summary_gated.txt``) geometric
+#: mean 0.955, worst 1.006, best 0.849, where ``g = 1.5`` / ``2`` gained more on average (0.943 / 0.937) but lost up
+#: to 1.2% / 2.2% (a wide binned attribute at epsilon 0.1). Only where the categorical skip rule runs AND skips some set (binary data, and
 #: a categorical release that measures every set: no-op): on the 4 fit cells where every set was measured the
 #: correction lost up to 2.8% (``w8-dir-m50k`` at 10: the allocation fitted for the projection already holds
 #: there), while cells with 87-91% of the 3-way sets measured still gained 6-7%.
