@@ -398,9 +398,16 @@ def test_audit_passes_default_allocation_and_catches_half_sigma(eps, delta):
     sizes = (2, 3, 3)
     base = _data(sizes, 30, seed=7)
     lay = ResidualLayout(sizes, all_k_way(3, 2))
-    s = lay.expand(mp.allocation_shape(lay, "auto", m=30, epsilon=eps))
+    # the release's own relative scales sigma_A / sigma_0 on the measured sets (the L1 correction included), the
+    # allocation's shape on the sets the skip rule leaves out (as before the correction)
+    ref = sp.release_marginals(base, 2, epsilon=eps, delta=delta, domain=list(sizes), reconstruction="blue", rng=0)
+    shape = mp.allocation_shape(lay, "auto", m=30, epsilon=eps)
+    for i, A in enumerate(lay.residual_sets):
+        if A and np.isfinite(ref.info["noise_scales"][A]):
+            shape[i] = ref.info["noise_scales"][A] / ref.info["sigma0"]
+    s = lay.expand(shape)
     recs = list(itertools.product(*[range(n) for n in sizes]))
-    phi = {x: _whitened(lay, mp.allocation_shape(lay, "auto", m=30, epsilon=eps), x, False) for x in recs}
+    phi = {x: _whitened(lay, shape, x, False) for x in recs}
     x, y = max(itertools.combinations(recs, 2), key=lambda p: np.linalg.norm(phi[p[0]] - phi[p[1]]))
     D = base.records.copy()
     D[0] = x

@@ -131,7 +131,9 @@ def test_measured_sets_closed_under_subsets_monotone_and_above_threshold():
         sig, _, info = mp.noise_scales(lay, "auto", _args(), 400, skip=tau)
         assert np.array_equal(np.isfinite(sig), keep)
         assert info["unmeasured_sets"] == [A for A, k in zip(lay.residual_sets, keep, strict=True) if not k]
-        snr = mp.set_snr(lay, sig, 400)
+        # the bars hold at the calibration the rule decided on: the uncorrected scales (the L1 correction,
+        # WIDE_L1_GAMMA, then moves budget between the kept sets; its report keeps those scales)
+        snr = mp.set_snr(lay, sig if info["band_sigmas"] is None else info["band_sigmas"], 400)
         maximal = [i for i, A in enumerate(lay.residual_sets) if keep[i] and A
                    and not any(keep[j] and set(A) < set(B) for j, B in enumerate(lay.residual_sets))]
         if sum(1 for A in kept if A) > 1:
@@ -292,8 +294,8 @@ def test_drop_fraction_knob_keeps_the_rule_invariants(monkeypatch):
     kept = {A for A, k in zip(sets, keep, strict=True) if k}
     assert all(B in kept for A in kept for r in range(len(A)) for B in itertools.combinations(A, r))
     assert not np.any(k_all & ~keep)
-    sig, _, _ = mp.noise_scales(lay, "auto", _args(), 1000, skip=(5.0, 5.0, 8.0))
-    snr = mp.set_snr(lay, sig, 1000)
+    sig, _, info = mp.noise_scales(lay, "auto", _args(), 1000, skip=(5.0, 5.0, 8.0))
+    snr = mp.set_snr(lay, sig if info["band_sigmas"] is None else info["band_sigmas"], 1000)   # the rule's own scales
     maximal = [i for i, A in enumerate(sets) if keep[i] and A
                and not any(keep[j] and set(A) < set(B) for j, B in enumerate(sets))]
     assert all(snr[i] >= (8.0 if len(sets[i]) >= 3 else 5.0) for i in maximal)
@@ -384,7 +386,11 @@ def test_one_way_shrinkage_in_the_release_is_post_processing_of_public_sets(monk
     assert ra.info["unmeasured_sets"] == r0.info["unmeasured_sets"]
     lay = ra.layout
     sig = np.array([ra.info["noise_scales"].get(A, 0.0) for A in lay.residual_sets])
-    snr = mp.set_snr(lay, sig, m)
+    # the bands read the uncorrected scales of the same measured family (WIDE_L1_BAND_UNCORRECTED)
+    args = {"epsilon": eps, "delta": 1e-6, "adjacency": Adjacency.REPLACE_ONE, "calibration": "analytic"}
+    sig_pub, _, sens = mp.noise_scales(lay, "auto", args, m, mix=ra.info["auto_mix"])
+    assert np.array_equal(sig_pub[1:], sig[1:])
+    snr = mp.set_snr(lay, sig if sens["band_sigmas"] is None else sens["band_sigmas"], m)
     expect = [A for i, A in enumerate(lay.residual_sets) if len(A) == 1 and 0 < sig[i] < np.inf and snr[i] < 5.0
               and sizes[A[0]] >= 4]
     # the L1 choice (ONE_WAY_L1_DRAWS) may put a shrunk set's raw table back: together they are the shrunk sets
@@ -544,8 +550,8 @@ def test_default_shrinks_every_measured_higher_order_set_with_c_one_quarter(monk
     seen = {}
     orig = mp.shrink_residuals
 
-    def spy(meas, m_, c, bands):
-        out, done = orig(meas, m_, c, bands)
+    def spy(meas, m_, c, bands, **kw):
+        out, done = orig(meas, m_, c, bands, **kw)
         seen["in"], seen["out"], seen["c"] = meas, out, c
         return out, done
     monkeypatch.setattr(mp, "shrink_residuals", spy)
