@@ -47,6 +47,7 @@ from sosproj.data.residuals import ResidualLayout  # noqa: E402
 from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
 
 CG_ADD = 300
+MAX_ROUNDS = 400
 SUM_WEIGHT = 1e10
 
 
@@ -245,6 +246,46 @@ class Problem:
         p = np.maximum(p, 0)
         return m * p / p.sum()
 
+    def _basis(self):
+        """Per attribute an orthonormal basis Q_i (n_i x (n_i - 1)) of the centred vectors; per set the target
+        t_A = sqrt(w_A) Q_A^T y_A (the residual's coordinates)."""
+        if not hasattr(self, "_Q"):
+            self._Q = []
+            for n in self.sizes:
+                H = np.eye(n) - 1.0 / n
+                U, sv, _ = np.linalg.svd(H)
+                self._Q.append(U[:, :n - 1])
+            self._t = []
+            for A, wa, yA in zip(self.sets, self.w, self.y, strict=True):
+                T = yA
+                for ax, a in enumerate(A):
+                    T = np.moveaxis(np.tensordot(T, self._Q[a], axes=([ax], [0])), -1, ax)
+                self._t.append(math.sqrt(wa) * T.ravel())
+        return self._Q, self._t
+
+    def features(self, X):
+        """(D, S): sqrt(w_A) (Q_A^T e_{x_A}) stacked over the measured sets (D = sum prod (n_i - 1))."""
+        Q, _ = self._basis()
+        rows = []
+        for A, wa in zip(self.sets, self.w, strict=True):
+            F = np.ones((X.shape[0], 1))
+            for a in A:
+                F = (F[:, :, None] * Q[a][X[:, a]][:, None, :]).reshape(X.shape[0], -1)
+            rows.append(math.sqrt(wa) * F.T)
+        return np.vstack(rows)
+
+    def master_features(self, X):
+        """Lawson-Hanson NNLS on the explicit (D + 1) x S weighted features (the binary code's master)."""
+        _, t = self._basis()
+        Phi = self.features(X)
+        m = self.m
+        A = m * Phi                                   # p = q / m sums to 1
+        mu = math.sqrt(SUM_WEIGHT * float(np.max(np.sum(A * A, axis=0))))
+        A = np.vstack([np.full((1, X.shape[0]), mu), A])
+        p, _ = nnls(A, np.concatenate([[mu], np.concatenate(t)]), maxiter=50 * X.shape[0])
+        p = np.maximum(p, 0)
+        return m * p / p.sum()
+
     def master_fista(self, X, q0, iters=400, rtol=1e-4):
         """The same restricted problem by FISTA with gradient restart on {q >= 0, sum q = m}, warm-started at q0
         (stops at a restricted Frank-Wolfe gap <= rtol * objective or after ``iters`` steps)."""
@@ -309,7 +350,9 @@ class Problem:
                     break
             Xs = np.unique(np.vstack([X, Xn]), axis=0)
             tb = time.process_time()
-            if master == "nnls" or not q.size:
+            if master == "features":
+                qs = self.master_features(Xs)
+            elif master == "nnls" or not q.size:
                 qs = self.master(Xs)
             else:
                 q0 = np.zeros(Xs.shape[0])
@@ -402,7 +445,7 @@ def run(name: str, ds, eps: float, seed: int, tol: float, verbose: bool, master:
                                                for j in range(len(W) + 1) for B in itertools.combinations(W, j))]
     skipped = [W for W in lay.workload if W not in measured]
     dims = sum(math.prod(s - 1 for s in (lay.sizes[a] for a in A)) for A in sets)
-    fit = prob.solve(tol=tol, verbose=verbose, master=master, time_limit=time_limit)
+    fit = prob.solve(tol=tol, verbose=verbose, master=master, time_limit=time_limit, max_rounds=MAX_ROUNDS)
     X, q = fit["X"], fit["q"]
     # joint-raw: every workload table from p
     r_raw = residuals_of_p(lay, prob, X, q)
@@ -455,7 +498,7 @@ def main() -> None:
     ap.add_argument("--seeds", nargs="+", type=int, default=[0, 1, 2])
     ap.add_argument("--tol", type=float, default=1e-3)
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--master", default="nnls", choices=("nnls", "fista"))
+    ap.add_argument("--master", default="nnls", choices=("nnls", "fista", "features"))
     ap.add_argument("--time-limit", type=float, default=np.inf)
     ap.add_argument("--add", type=int, default=CG_ADD)
     args = ap.parse_args()
