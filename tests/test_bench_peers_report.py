@@ -32,7 +32,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_",
-                        "v16_", "v17_", "v18_", "v19_", "v20_")
+                        "v16_", "v17_", "v18_", "v19_", "v20_", "v21_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])
@@ -186,6 +186,34 @@ def test_every_stored_aim_or_mst_run_counts_once(tmp_path):
     assert [r["seconds"] for r in runs if r["l1"] == 0.72] == [90.0]
 
 
+#: the AIM lines of the targets block: the target at the same adjacency (the default under add/remove) and the
+#: replace-one default against the same runs (information)
+AIM_SAME = ("| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation); same adjacency: "
+            "the default with adjacency='add-remove', AIM's and MST's own")
+AIM_REPLACE_ONE = ("| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation); "
+                   "information: the replace-one default against their add/remove runs (a stronger guarantee than "
+                   "theirs: conservative)")
+
+
+def test_the_aim_target_is_judged_at_the_peers_adjacency(tmp_path):
+    """The AIM / MST target reads the default released under add/remove (``sosproj_ar``, their adjacency); a cell
+    with replace-one rows only is 'not run' there and judged on the information line."""
+    rows = [_row("sosproj", 1.0, s, 0.70) for s in range(3)] + [_row("sosproj_ar", 1.0, s, 0.50) for s in range(3)]
+    rows += [_row("sosproj", 3.0, s, 0.40) for s in range(3)]
+    rows += [_row("aim", 1.0, 0, 0.60), _row("aim", 1.0, 1, 0.62), _row("aim", 3.0, 0, 0.45)]
+    rows += [_row("mst", 1.0, 0, 0.90)]
+    for r in rows:
+        r.update(seconds=1.0, rmse=1.0, peak_mib=None)
+    text = targets_block(aggregate(rows), rows)
+    line = {t.split(" | ")[0]: t for t in text.splitlines()}
+    same, info = line[AIM_SAME], line[AIM_REPLACE_ONE]
+    assert "titanic 1: 0.820 (upper" in same and same.split(" | ")[1].startswith("1:")
+    assert "titanic 3" in same.split(" | ")[3] and "not run" in same.split(" | ")[3]
+    assert "titanic 1: 1.148 (upper" in info and "titanic 3: 0.889 (one run, AIM (smartnoise))" in info
+    mst = line[AIM_SAME.replace("1.0x AIM", "1.0x MST")]
+    assert "titanic 1: 0.556 (one run, MST (smartnoise))" in mst
+
+
 def test_the_targets_block_states_a_miss_and_a_met_cell(tmp_path):
     rows = []
     for s in range(3):
@@ -201,7 +229,7 @@ def test_the_targets_block_states_a_miss_and_a_met_cell(tmp_path):
     assert "titanic 0.3: 0.4" not in text and " | 1 | - | - |" in line[
         "| titanic, adult at epsilon <= 0.3: <= 0.5x RP+truncate (paired)"]
     assert "titanic 1: 0.903 (upper" in line[
-        "| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation)"]
+        AIM_REPLACE_ONE]
 
 
 def test_a_cell_is_judged_against_the_stronger_implementation_of_aim(tmp_path):
@@ -219,7 +247,7 @@ def test_a_cell_is_judged_against_the_stronger_implementation_of_aim(tmp_path):
     agg = aggregate(rows)
     text = targets_block(agg, rows)
     line = {t.split(" | ")[0]: t for t in text.splitlines()}
-    aim = line["| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation)"]
+    aim = line[AIM_REPLACE_ONE]
     # smartnoise alone would be met (0.70 / 0.78 = 0.897); dpmm's runs (mean 0.605) make it a miss, 1.157
     assert "titanic 1: 1.157" in aim and "AIM (dpmm)" in aim and "AIM (smartnoise): 0.897" in aim
     assert aim.split(" | ")[1].startswith("0:")
@@ -237,10 +265,16 @@ def test_the_opt_in_selections_are_shown_against_aim_as_information_only(tmp_pat
         r.update(seconds=1.0, rmse=1.0, peak_mib=None)
     text = targets_block(aggregate(rows), rows)
     line = {t.split(" | ")[0]: t for t in text.splitlines()}
-    info = line["| information: the better opt-in private selection against AIM (the stronger implementation; not "
-                "the default)"]
+    key = ("| information: the better opt-in private selection against AIM (the stronger implementation; not "
+           "the default)")
+    info = line[key]
     assert "titanic 1: 0.902 (sosproj selection=pairs)" in info and info.split(" | ")[1].startswith("1:")
-    aim = line["| error <= 1.0x AIM at epsilon 0.3, 1, 3 (ratio of means; the stronger implementation)"]
+    # with add/remove rows (the peer's adjacency) those are shown, even where a replace-one row is lower
+    rows2 = rows + [dict(_row("sosproj_pairs_ar", 1.0, s, 0.58), seconds=1.0, rmse=1.0, peak_mib=None)
+                    for s in range(3)]
+    line2 = {t.split(" | ")[0]: t for t in targets_block(aggregate(rows2), rows2).splitlines()}
+    assert "titanic 1: 0.951 (sosproj selection=pairs, add/remove)" in line2[key]
+    aim = line[AIM_REPLACE_ONE]
     assert "titanic 1: 1.148" in aim and aim.split(" | ")[1].startswith("0:")
 
 
