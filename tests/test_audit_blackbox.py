@@ -59,12 +59,19 @@ def test_registered_pairs_are_worst_case(name: str) -> None:
         A = D if name.startswith("perturb") else D @ D.T / np.outer(*(2 * [np.linalg.norm(D, axis=1)]))
         A2 = D2 if name.startswith("perturb") else D2 @ D2.T / np.outer(*(2 * [np.linalg.norm(D2, axis=1)]))
         diff = np.linalg.norm(A2 - A)
-    elif name == "marginals[default]":
+    elif name in ("marginals[default]", "marginals[default-add-remove]"):
         from sosproj.audit.registry import whitened_residuals
         from sosproj.testing import noise_disabled
 
+        release = case.release(*CLAIM)
         with noise_disabled():
-            w1, w2 = (whitened_residuals(case.release(*CLAIM)(X, 0)) for X in (D, D2))
+            w1, w2 = (whitened_residuals(release(X, 0)) for X in (D, D2))
+            if name == "marginals[default-add-remove]":
+                # add/remove: D2 is D less one record; removing any other pattern moves the output no further
+                assert len(D2) == len(D) - 1
+                worst = max(np.linalg.norm(whitened_residuals(release(np.delete(D, i, axis=0), 0)) - w1)
+                            for i in np.unique(D, axis=0, return_index=True)[1])
+                assert worst == pytest.approx(np.linalg.norm(w2 - w1), rel=1e-12)
         diff = np.linalg.norm(w2 - w1)
     elif name == "marginals[select-one-way]":
         from sosproj.data.domain import Dataset, Domain

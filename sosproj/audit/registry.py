@@ -26,6 +26,9 @@ projections are post-processing that keeps the difference visible:
   (the audited output is the whitened measurement, ``reconstruction="blue"``; for two binary
   attributes every allocation of the family makes the pair worst case: the patterns ``{0}`` and
   ``{0, 1}`` tie because ``s_{01}^2 = s_0^2 / 2``).
+* ``marginals[default-add-remove]``: the same default release under add/remove adjacency (``public_m = 2000``
+  declared; the total is measured with noise and audited with the residuals): :func:`dense_pair`'s rows against
+  the same rows without one all-ones row. The AIM and MST comparisons of issue 14 are judged on this adjacency.
 * ``marginals[select-one-way]``: the categorical release's private 1-way selection
   (:func:`~sosproj.mechanisms.marginals_pipeline.select_one_way_release`, given the whole claim): ``m = 1000``
   records on one cell of two 3-value attributes, one record moved to another value of both (each uniform-table
@@ -110,6 +113,20 @@ def _pipeline(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
     from sosproj.mechanisms.marginals import release_marginals
 
     return release_marginals(D, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue")
+
+
+#: Declared number of records of the add/remove audit (:func:`dense_removal_pair`; the release's ``public_m``).
+ADD_REMOVE_AUDIT_M = 2000
+
+
+def _pipeline_add_remove(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
+    """The default marginal release under add/remove adjacency (the number of records private, the allocation
+    reading the declared :data:`ADD_REMOVE_AUDIT_M`), its measurement as the output (``"blue"``); the total is a
+    noisy residual there and is part of the audited output."""
+    from sosproj.mechanisms.marginals import release_marginals
+
+    return release_marginals(D, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue",
+                             adjacency="add-remove", public_m=ADD_REMOVE_AUDIT_M)
 
 
 def whitened_residuals(rel: Any) -> np.ndarray:
@@ -225,6 +242,13 @@ def dense_pair(m: int = 2000) -> tuple[np.ndarray, np.ndarray]:
     return D, D2
 
 
+def dense_removal_pair(m: int = ADD_REMOVE_AUDIT_M) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`dense_pair`'s ``m`` rows and the same rows without one all-ones row (add/remove: every record moves
+    the total and each residual of the two binary attributes by the same amount, so any removal is worst case)."""
+    D = dense_pair(m)[0]
+    return D, D[:-1].copy()
+
+
 def select_pair(m: int = 1000) -> tuple[np.ndarray, np.ndarray]:
     """``m`` records on one cell of :data:`SELECT_AUDIT_SIZES`; one moves to another value of every attribute: each
     uniform-table error falls by exactly 2, the statistic moves by its sensitivity ``2 sqrt(2)``."""
@@ -274,6 +298,8 @@ for _m in ("exact", "dykstra", "alternating", "gaussian"):
                        "caller's ||UU^T - U'U'^T||_F <= 0.02"))
 register(AuditCase("marginals[default]", _builder(_pipeline), dense_pair, whitened_residuals, 8_000,
                    _REPLACE_ONE))
+register(AuditCase("marginals[default-add-remove]", _builder(_pipeline_add_remove), dense_removal_pair,
+                   whitened_residuals, 8_000, "add/remove, declared m = 2000"))
 register(AuditCase("marginals[select-one-way]", _builder(_select_one_way), select_pair, _select_output, 8_000,
                    _REPLACE_ONE))
 register(AuditCase("marginals[select-pairs]", _builder(_select_pairs), select_pairs_pair, _select_output, 8_000,
@@ -297,5 +323,5 @@ register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dens
                    _REPLACE_ONE))
 
 __all__ = ["AuditCase", "MECHANISMS", "register", "COSINE_SENSITIVITY", "pap_box_pair", "pap_psd_pair",
-           "cosine_pair", "dense_pair", "sparse_pair", "one_sparse_pair", "whitened_residuals", "select_pair",
-           "select_pairs_pair", "SelectStatistic", "SELECT_AUDIT_SIZES", "SELECT_PAIRS_AUDIT_SIZES"]
+           "cosine_pair", "dense_pair", "dense_removal_pair", "sparse_pair", "one_sparse_pair", "whitened_residuals",
+           "select_pair", "select_pairs_pair", "SelectStatistic", "SELECT_AUDIT_SIZES", "SELECT_PAIRS_AUDIT_SIZES"]
