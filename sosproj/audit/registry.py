@@ -112,6 +112,24 @@ def _pipeline(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
     return release_marginals(D, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue")
 
 
+#: Attribute sizes and public number of records of the categorical default's audit (``marginals[default-categorical]``):
+#: at the three audit claims the public skip rule (:func:`~sosproj.mechanisms.marginals_pipeline.measured_sets`)
+#: skips 6 / 5 / 1 of the 10 residual sets and the L1 correction
+#: (:func:`~sosproj.mechanisms.marginals_pipeline.l1_correction`) changes the measured sets' shape.
+DEFAULT_CATEGORICAL_SIZES = (2, 2, 3, 8)
+DEFAULT_CATEGORICAL_M = 150
+
+
+def _pipeline_categorical(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
+    """The default marginal release of categorical data (all 2-way sets of :data:`DEFAULT_CATEGORICAL_SIZES`: the
+    public skip rule and the L1 correction run); ``"blue"`` keeps the (shrunk) measurement as the output."""
+    from sosproj.data.domain import Dataset, Domain
+    from sosproj.mechanisms.marginals import release_marginals
+
+    ds = Dataset(np.asarray(D), Domain.from_sizes(list(DEFAULT_CATEGORICAL_SIZES)))
+    return release_marginals(ds, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue")
+
+
 def whitened_residuals(rel: Any) -> np.ndarray:
     """The measured residuals divided by their relative noise scales ``sigma_A / sigma`` (the total dropped)."""
     lay = rel.layout
@@ -225,6 +243,16 @@ def dense_pair(m: int = 2000) -> tuple[np.ndarray, np.ndarray]:
     return D, D2
 
 
+def default_categorical_pair(m: int = DEFAULT_CATEGORICAL_M) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` records on the all-zeros cell of :data:`DEFAULT_CATEGORICAL_SIZES`; one moves to the all-ones cell (every
+    attribute differs): the worst difference pattern of the corrected allocation at (0.5, 1e-5) and (1, 1e-6), 0.99
+    of the sensitivity at (2, 1e-6) (``tests/test_audit_default_categorical.py``)."""
+    D = np.zeros((m, len(DEFAULT_CATEGORICAL_SIZES)), dtype=np.int64)
+    D2 = D.copy()
+    D2[-1] = 1
+    return D, D2
+
+
 def select_pair(m: int = 1000) -> tuple[np.ndarray, np.ndarray]:
     """``m`` records on one cell of :data:`SELECT_AUDIT_SIZES`; one moves to another value of every attribute: each
     uniform-table error falls by exactly 2, the statistic moves by its sensitivity ``2 sqrt(2)``."""
@@ -274,6 +302,8 @@ for _m in ("exact", "dykstra", "alternating", "gaussian"):
                        "caller's ||UU^T - U'U'^T||_F <= 0.02"))
 register(AuditCase("marginals[default]", _builder(_pipeline), dense_pair, whitened_residuals, 8_000,
                    _REPLACE_ONE))
+register(AuditCase("marginals[default-categorical]", _builder(_pipeline_categorical), default_categorical_pair,
+                   whitened_residuals, 8_000, _REPLACE_ONE))
 register(AuditCase("marginals[select-one-way]", _builder(_select_one_way), select_pair, _select_output, 8_000,
                    _REPLACE_ONE))
 register(AuditCase("marginals[select-pairs]", _builder(_select_pairs), select_pairs_pair, _select_output, 8_000,
@@ -298,4 +328,5 @@ register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dens
 
 __all__ = ["AuditCase", "MECHANISMS", "register", "COSINE_SENSITIVITY", "pap_box_pair", "pap_psd_pair",
            "cosine_pair", "dense_pair", "sparse_pair", "one_sparse_pair", "whitened_residuals", "select_pair",
-           "select_pairs_pair", "SelectStatistic", "SELECT_AUDIT_SIZES", "SELECT_PAIRS_AUDIT_SIZES"]
+           "select_pairs_pair", "SelectStatistic", "default_categorical_pair",
+           "DEFAULT_CATEGORICAL_SIZES", "DEFAULT_CATEGORICAL_M", "SELECT_AUDIT_SIZES", "SELECT_PAIRS_AUDIT_SIZES"]
