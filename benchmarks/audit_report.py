@@ -63,6 +63,9 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated mechanism names (default: all)")
     ap.add_argument("--out", default=str(OUT), help="JSON-lines file (appended to)")
     ap.add_argument("--kinds", default=",".join(KINDS), help="comma-separated negative controls (default: all)")
+    ap.add_argument("--factors", default=",".join(f"{f:g}" for f in FACTORS),
+                    help="comma-separated sigma factors of the power part, tried in this order until one is caught "
+                         "(default: 0.7,0.5,0.3)")
     args = ap.parse_args()
     out = Path(args.out)
     names = [n for n in MECHANISMS if not args.only or n in args.only.split(",")]
@@ -72,7 +75,9 @@ def main() -> None:
                          + "python benchmarks/audit_report.py "
                          f"--n-jobs {args.n_jobs} --parts {args.parts}" + (f" --only {args.only}" if args.only else "")
                          + (f" --out {args.out}" if args.out != str(OUT) else "")
-                         + (f" --kinds {args.kinds}" if args.kinds != ",".join(KINDS) else ""),
+                         + (f" --kinds {args.kinds}" if args.kinds != ",".join(KINDS) else "")
+                         + (f" --factors {args.factors}" if args.factors != ",".join(f"{f:g}" for f in FACTORS)
+                            else ""),
               "machine": f"{platform.machine()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
               "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     t_all = time.perf_counter()
@@ -94,7 +99,7 @@ def main() -> None:
                         emit(_audit(name, eps, delta, kind, 0.7, args.n_jobs, seed=11), "controls")
             elif part == "power":
                 for name in names:
-                    for f in FACTORS:
+                    for f in [float(x) for x in args.factors.split(",")]:
                         row = _audit(name, eps, delta, "scale", f, args.n_jobs, seed=12)
                         emit(row, "power")
                         if not row["passed"]:

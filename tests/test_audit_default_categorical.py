@@ -114,3 +114,18 @@ def test_sensitivity_is_brute_force_and_the_pair_attains_it(eps: float, delta: f
     diff = float(np.linalg.norm(w2 - w1))
     assert diff <= brute * (1 + 1e-10)
     assert diff / brute == pytest.approx(PAIR_SHARE[eps], abs=1e-4)
+
+
+def test_recorded_audit_passes_the_claims_and_catches_half_sigma() -> None:
+    """Issue 14's acceptance, from the recorded rows: the three claims pass; sigma x 0.5 (and x 0.7) fail."""
+    import json
+
+    rows = [json.loads(line) for line in
+            (ROOT / "benchmarks" / "results_audit" / "audit_default_categorical.jsonl").read_text().splitlines()]
+    rows = [r for r in rows if r.get("mechanism") == NAME]
+    for eps, delta in CLAIMS:
+        (r,) = [r for r in rows if r["part"] == "claims" and r["epsilon"] == eps]
+        assert r["delta"] == delta and r["passed"] and r["trials"] == MECHANISMS[NAME].trials
+    for f in (0.7, 0.5):
+        (r,) = [r for r in rows if r["part"] == "power" and r["factor"] == f]
+        assert not r["passed"] and r["mu_lower_bound"] > r["mu_claimed"] and r["trials"] == MECHANISMS[NAME].trials

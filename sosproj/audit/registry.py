@@ -26,6 +26,12 @@ projections are post-processing that keeps the difference visible:
   (the audited output is the whitened measurement, ``reconstruction="blue"``; for two binary
   attributes every allocation of the family makes the pair worst case: the patterns ``{0}`` and
   ``{0, 1}`` tie because ``s_{01}^2 = s_0^2 / 2``).
+* ``marginals[default-categorical]``: the default release of categorical data on :data:`DEFAULT_CATEGORICAL_SIZES`
+  (2, 2, 3, 8), all 2-way sets, ``m = 150`` public, where the public skip rule skips 6 / 5 / 1 of the 10 residual sets
+  at the three audit claims and the L1 correction changes the measured sets' shape; audited on the whitened
+  measurement like ``marginals[default]``. Pair: ``m`` records on the all-zeros cell, one moved to the all-ones cell
+  (every attribute differs): the worst difference pattern of the corrected allocation at (0.5, 1e-5) and (1, 1e-6),
+  0.99 of the sensitivity at (2, 1e-6) (brute force over all record pairs: ``tests/test_audit_default_categorical.py``).
 * ``marginals[select-one-way]``: the categorical release's private 1-way selection
   (:func:`~sosproj.mechanisms.marginals_pipeline.select_one_way_release`, given the whole claim): ``m = 1000``
   records on one cell of two 3-value attributes, one record moved to another value of both (each uniform-table
