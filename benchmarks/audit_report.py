@@ -8,7 +8,8 @@ Three parts, one JSON line per audit in ``benchmarks/results_audit/audit_report.
   grid-snapped noise) on the mechanisms in CONTROL_MECHANISMS at (1, 1e-6): must fail (on
   ``tables[discrete]`` the uniform one is missed, ``docs/privacy.md``); ``--kinds`` records a subset;
 * ``power``: sigma x f for f in FACTORS at (1, 1e-6) per mechanism, at its registered
-  number of runs: the detectable under-noising factor (largest f caught).
+  number of runs: the detectable under-noising factor (largest f caught); ``--factors`` tries other factors
+  (e.g. ``--factors 0.5`` records sigma/2 on its own after sigma x 0.7 was caught).
 
 Every row records the audit's event-selection rule (``selection``, ``quantiles``); rows without
 them were recorded with the former rule (``selection="rescaled"``, 199 thresholds). A fixed
