@@ -8,7 +8,8 @@ Three parts, one JSON line per audit in ``benchmarks/results_audit/audit_report.
   grid-snapped noise) on the mechanisms in CONTROL_MECHANISMS at (1, 1e-6): must fail (on
   ``tables[discrete]`` the uniform one is missed, ``docs/privacy.md``); ``--kinds`` records a subset;
 * ``power``: sigma x f for f in FACTORS at (1, 1e-6) per mechanism, at its registered
-  number of runs: the detectable under-noising factor (largest f caught).
+  number of runs: the detectable under-noising factor (largest f caught); ``--factors`` tries other factors
+  (e.g. ``--factors 0.5`` records sigma/2 on its own after sigma x 0.7 was caught).
 
 Every row records the audit's event-selection rule (``selection``, ``quantiles``); rows without
 them were recorded with the former rule (``selection="rescaled"``, 199 thresholds). A fixed
@@ -63,6 +64,9 @@ def main() -> None:
     ap.add_argument("--only", default="", help="comma-separated mechanism names (default: all)")
     ap.add_argument("--out", default=str(OUT), help="JSON-lines file (appended to)")
     ap.add_argument("--kinds", default=",".join(KINDS), help="comma-separated negative controls (default: all)")
+    ap.add_argument("--factors", default=",".join(f"{f:g}" for f in FACTORS),
+                    help="comma-separated sigma factors of the power part, tried in this order until one is caught "
+                         "(default: 0.7,0.5,0.3)")
     args = ap.parse_args()
     out = Path(args.out)
     names = [n for n in MECHANISMS if not args.only or n in args.only.split(",")]
@@ -72,7 +76,9 @@ def main() -> None:
                          + "python benchmarks/audit_report.py "
                          f"--n-jobs {args.n_jobs} --parts {args.parts}" + (f" --only {args.only}" if args.only else "")
                          + (f" --out {args.out}" if args.out != str(OUT) else "")
-                         + (f" --kinds {args.kinds}" if args.kinds != ",".join(KINDS) else ""),
+                         + (f" --kinds {args.kinds}" if args.kinds != ",".join(KINDS) else "")
+                         + (f" --factors {args.factors}" if args.factors != ",".join(f"{f:g}" for f in FACTORS)
+                            else ""),
               "machine": f"{platform.machine()} {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}",
               "started": time.strftime("%Y-%m-%d %H:%M:%S")}
     t_all = time.perf_counter()
@@ -94,7 +100,7 @@ def main() -> None:
                         emit(_audit(name, eps, delta, kind, 0.7, args.n_jobs, seed=11), "controls")
             elif part == "power":
                 for name in names:
-                    for f in FACTORS:
+                    for f in [float(x) for x in args.factors.split(",")]:
                         row = _audit(name, eps, delta, "scale", f, args.n_jobs, seed=12)
                         emit(row, "power")
                         if not row["passed"]:

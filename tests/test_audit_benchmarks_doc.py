@@ -90,8 +90,11 @@ def audit_summary() -> str:
         mods[name] = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(mods[name])
     bench, record = mods["audit_report"], mods["audit_record"]
-    rows, _ = record.load()
+    rows, other = record.load()
     eff = record.effective(rows, bench.CLAIMS, KINDS, bench.FACTORS, bench.CONTROL_MECHANISMS, list(MECHANISMS))
+    files = {r["file"] for r in eff}
+    jobs = sorted({int(m.group(1)) for h in other if "header" in h and h["file"] in files
+                   and (m := re.search(r"--n-jobs (\d+)", h["header"]["command"]))})
     claims = [r for r in eff if r["part"] == "claims"]
     controls = [r for r in eff if r["part"] == "controls"]
     n = {rule: sum(r["selection"] == rule for r in claims) for rule in record.RULES}
@@ -101,7 +104,7 @@ def audit_summary() -> str:
             f"`{record.FORMER}`); "
             f"{sum(not r['passed'] for r in controls)} of {len(controls)} negative-control audits fail; "
             f"{sum(r['seconds'] for r in eff):,.0f} s wall summed over the {len(eff)} audits "
-            "(2 joblib workers each, shared box)")
+            f"({' or '.join(str(k) for k in jobs)} joblib worker{'s' if jobs != [1] else ''} each, shared box)")
 
 
 def test_audit_row_recomputed_from_the_record() -> None:

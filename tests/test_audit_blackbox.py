@@ -59,7 +59,8 @@ def test_registered_pairs_are_worst_case(name: str) -> None:
         A = D if name.startswith("perturb") else D @ D.T / np.outer(*(2 * [np.linalg.norm(D, axis=1)]))
         A2 = D2 if name.startswith("perturb") else D2 @ D2.T / np.outer(*(2 * [np.linalg.norm(D2, axis=1)]))
         diff = np.linalg.norm(A2 - A)
-    elif name in ("marginals[default]", "marginals[default-add-remove]"):
+    elif name in ("marginals[default]", "marginals[default-add-remove]", "marginals[default-categorical]"):
+        # the brute force over all record pairs of the categorical domain: tests/test_audit_default_categorical.py
         from sosproj.audit.registry import whitened_residuals
         from sosproj.testing import noise_disabled
 

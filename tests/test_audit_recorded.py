@@ -99,6 +99,13 @@ def power_text(rows: list[dict], name: str) -> str:
     return "missed sigma x " + ", ".join(f"{r['factor']:g}" for r in tried) + _mark(tried[0])
 
 
+def _workers(headers: list[dict]) -> str:
+    """The joblib workers of the recording runs, from their commands (``--n-jobs N``): "2 joblib workers" or
+    "1 or 2 joblib workers"."""
+    n = sorted({int(m.group(1)) for h in headers if (m := re.search(r"--n-jobs (\d+)", h["header"]["command"]))})
+    return " or ".join(str(k) for k in n) + (" joblib worker" if n == [1] else " joblib workers")
+
+
 def markdown_table(rows: list[dict], headers: list[dict]) -> str:
     out = ["| mechanism | runs per input | mu lower bound at (0.5, 1e-5) / (1, 1e-6) / (2, 1e-6) "
            "(claimed 0.142 / 0.237 / 0.448) | verdicts | detectable factor at (1, 1e-6) | "
@@ -134,7 +141,7 @@ def markdown_table(rows: list[dict], headers: list[dict]) -> str:
                "control carries its own.")
     out.append("")
     out.append(f"Run time of the audit suite (the {len(eff)} audits above): {sum(r['seconds'] for r in eff):,.0f} s "
-               f"of wall time summed over the audits, each sampling with 2 joblib workers on the shared 2-core box "
+               f"of wall time summed over the audits, each sampling with {_workers(used)} on the shared 2-core box "
                f"({len(files)} recording runs, started at load "
                + ", ".join(h["header"]["machine"].split("load ")[-1] for h in used) + "): "
                + ", ".join(f"{sum(r['seconds'] for r in rs):,.0f} s for the {len(rs)} `{rule}` audits"

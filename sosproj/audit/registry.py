@@ -29,6 +29,12 @@ projections are post-processing that keeps the difference visible:
 * ``marginals[default-add-remove]``: the same default release under add/remove adjacency (``public_m = 2000``
   declared; the total is measured with noise and audited with the residuals): :func:`dense_pair`'s rows against
   the same rows without one all-ones row. The AIM and MST comparisons of issue 14 are judged on this adjacency.
+* ``marginals[default-categorical]``: the default release of categorical data on :data:`DEFAULT_CATEGORICAL_SIZES`
+  (2, 2, 3, 8), all 2-way sets, ``m = 150`` public, where the public skip rule skips 6 / 5 / 1 of the 10 residual sets
+  at the three audit claims and the L1 correction changes the measured sets' shape; audited on the whitened
+  measurement like ``marginals[default]``. Pair: ``m`` records on the all-zeros cell, one moved to the all-ones cell
+  (every attribute differs): the worst difference pattern of the corrected allocation at (0.5, 1e-5) and (1, 1e-6),
+  0.99 of the sensitivity at (2, 1e-6) (brute force over all record pairs: ``tests/test_audit_default_categorical.py``).
 * ``marginals[select-one-way]``: the categorical release's private 1-way selection
   (:func:`~sosproj.mechanisms.marginals_pipeline.select_one_way_release`, given the whole claim): ``m = 1000``
   records on one cell of two 3-value attributes, one record moved to another value of both (each uniform-table
@@ -127,6 +133,24 @@ def _pipeline_add_remove(D: Any, rng: Any, *, epsilon: float, delta: float) -> A
 
     return release_marginals(D, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue",
                              adjacency="add-remove", public_m=ADD_REMOVE_AUDIT_M)
+
+
+#: Attribute sizes and public number of records of the categorical default's audit (``marginals[default-categorical]``):
+#: at the three audit claims the public skip rule (:func:`~sosproj.mechanisms.marginals_pipeline.measured_sets`)
+#: skips 6 / 5 / 1 of the 10 residual sets and the L1 correction
+#: (:func:`~sosproj.mechanisms.marginals_pipeline.l1_correction`) changes the measured sets' shape.
+DEFAULT_CATEGORICAL_SIZES = (2, 2, 3, 8)
+DEFAULT_CATEGORICAL_M = 150
+
+
+def _pipeline_categorical(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
+    """The default marginal release of categorical data (all 2-way sets of :data:`DEFAULT_CATEGORICAL_SIZES`: the
+    public skip rule and the L1 correction run); ``"blue"`` keeps the (shrunk) measurement as the output."""
+    from sosproj.data.domain import Dataset, Domain
+    from sosproj.mechanisms.marginals import release_marginals
+
+    ds = Dataset(np.asarray(D), Domain.from_sizes(list(DEFAULT_CATEGORICAL_SIZES)))
+    return release_marginals(ds, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue")
 
 
 def whitened_residuals(rel: Any) -> np.ndarray:
@@ -249,6 +273,16 @@ def dense_removal_pair(m: int = ADD_REMOVE_AUDIT_M) -> tuple[np.ndarray, np.ndar
     return D, D[:-1].copy()
 
 
+def default_categorical_pair(m: int = DEFAULT_CATEGORICAL_M) -> tuple[np.ndarray, np.ndarray]:
+    """``m`` records on the all-zeros cell of :data:`DEFAULT_CATEGORICAL_SIZES`; one moves to the all-ones cell (every
+    attribute differs): the worst difference pattern of the corrected allocation at (0.5, 1e-5) and (1, 1e-6), 0.99
+    of the sensitivity at (2, 1e-6) (``tests/test_audit_default_categorical.py``)."""
+    D = np.zeros((m, len(DEFAULT_CATEGORICAL_SIZES)), dtype=np.int64)
+    D2 = D.copy()
+    D2[-1] = 1
+    return D, D2
+
+
 def select_pair(m: int = 1000) -> tuple[np.ndarray, np.ndarray]:
     """``m`` records on one cell of :data:`SELECT_AUDIT_SIZES`; one moves to another value of every attribute: each
     uniform-table error falls by exactly 2, the statistic moves by its sensitivity ``2 sqrt(2)``."""
@@ -300,6 +334,8 @@ register(AuditCase("marginals[default]", _builder(_pipeline), dense_pair, whiten
                    _REPLACE_ONE))
 register(AuditCase("marginals[default-add-remove]", _builder(_pipeline_add_remove), dense_removal_pair,
                    whitened_residuals, 8_000, "add/remove, declared m = 2000"))
+register(AuditCase("marginals[default-categorical]", _builder(_pipeline_categorical), default_categorical_pair,
+                   whitened_residuals, 8_000, _REPLACE_ONE))
 register(AuditCase("marginals[select-one-way]", _builder(_select_one_way), select_pair, _select_output, 8_000,
                    _REPLACE_ONE))
 register(AuditCase("marginals[select-pairs]", _builder(_select_pairs), select_pairs_pair, _select_output, 8_000,
@@ -324,4 +360,5 @@ register(AuditCase("tables[discrete]", _builder(_tables, noise="discrete"), dens
 
 __all__ = ["AuditCase", "MECHANISMS", "register", "COSINE_SENSITIVITY", "pap_box_pair", "pap_psd_pair",
            "cosine_pair", "dense_pair", "dense_removal_pair", "sparse_pair", "one_sparse_pair", "whitened_residuals",
-           "select_pair", "select_pairs_pair", "SelectStatistic", "SELECT_AUDIT_SIZES", "SELECT_PAIRS_AUDIT_SIZES"]
+           "select_pair", "select_pairs_pair", "SelectStatistic", "default_categorical_pair",
+           "DEFAULT_CATEGORICAL_SIZES", "DEFAULT_CATEGORICAL_M", "SELECT_AUDIT_SIZES", "SELECT_PAIRS_AUDIT_SIZES"]
