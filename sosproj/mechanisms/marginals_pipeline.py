@@ -2051,6 +2051,13 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     refused; the reconstruction's tolerance then uses the released (noisy) total, and the release's
     ``m`` is that total. Under replace-one ``m`` is public and ``public_m`` must be ``None`` or equal it.
 
+    ``options``: the reconstruction's ``tol``, ``max_iter``, ``rho``, ``on_fail``, ``compiled``, and
+    ``extrapolation`` (:data:`~sosproj.mechanisms.extrapolation.EXTRAPOLATION_PRIORS`, default
+    :data:`DEFAULT_EXTRAPOLATION`): the start of the skipped sets' IPF, ``"uniform"`` (maximum entropy) or the
+    Chow-Liu tree prior of the reconstructed measured tables (``"tree"``: every workload set with a skipped
+    subset; ``"tree-pairs"``: those with a skipped pair); post-processing
+    (:func:`~sosproj.mechanisms.extrapolation.extrapolate_unmeasured`).
+
     ``_mix`` / ``_skip`` (studies only) override the ``"auto"`` allocation's mixing weight and its skip
     thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule);
     ``_select`` the private 1-way selection's ``(share, kappa, margin)`` (:data:`SELECT_ONE_WAY`,
