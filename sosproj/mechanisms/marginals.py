@@ -236,7 +236,9 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         input validation and before the measurement (for ``"tables"``: before the release is
         returned; a refused charge discards it).
     project_options : extra options for the projection (tolerances, ``on_fail``; ``compiled``: ``False`` keeps
-        the LNN dual on numpy, ``True`` runs its compiled step from the first iteration, same tables up to round-off).
+        the LNN dual on numpy, ``True`` runs its compiled step from the first iteration, same tables up to round-off;
+        residual pipeline: ``extrapolation``, ``"uniform"`` (default) or ``"tree"`` / ``"tree-pairs"``, the start of
+        the skipped sets' extrapolation, see :func:`sosproj.mechanisms.extrapolation.extrapolate_unmeasured`).
     public_m : residual pipeline under ``adjacency="add-remove"`` only: a public number of records
         (a declared size, never computed from the records) for the ``"auto"`` allocation, which is
         refused without it there (``m`` is private under add/remove); see

@@ -78,7 +78,7 @@ import numpy as np
 from sosproj.data.domain import Dataset, Domain
 from sosproj.data.residuals import ResidualLayout, all_k_way
 from sosproj.errors import InvalidParameterError
-from sosproj.mechanisms.extrapolation import extrapolate_unmeasured, ipf_table, maximal_sets
+from sosproj.mechanisms.extrapolation import EXTRAPOLATION_PRIORS, extrapolate_unmeasured, ipf_table, maximal_sets
 from sosproj.privacy.calibration import gaussian_sigma
 from sosproj.privacy.noise import gaussian_noise
 from sosproj.privacy.spec import CALIBRATIONS, Adjacency, PrivacySpec
@@ -1896,8 +1896,13 @@ PSD_MAX_PAIRS = 500
 EXACT_THETA = 1e-8
 
 
-def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[str, Any]
-                         ) -> tuple[np.ndarray, dict[str, Any]]:
+#: The default start of the extrapolation's IPF (``options["extrapolation"]``, :data:`EXTRAPOLATION_PRIORS`;
+#: :func:`~sosproj.mechanisms.extrapolation.extrapolate_unmeasured`); ``"tree"`` / ``"tree-pairs"`` are opt-in.
+DEFAULT_EXTRAPOLATION = "uniform"
+
+
+def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[str, Any], *,
+                         prior: str | None = None) -> tuple[np.ndarray, dict[str, Any]]:
     r"""Reconstruction of a measurement that skipped residual sets (``sigma_A = inf``, :func:`measured_sets`).
 
     1. The reconstruction ``reconstruction`` on the *measured* family only: the layout whose workload is
@@ -1922,9 +1927,14 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
        duality gap), ``info["extrapolation_theta"]``; ``info["converged"]`` is the measured step's and this
        projection's together. With no negative cell (beyond round-off, :data:`EXACT_THETA`) there is no
        projection and the step is exact by construction.
+    ``prior``: the start of step 2's IPF (:data:`EXTRAPOLATION_PRIORS`, default :data:`DEFAULT_EXTRAPOLATION`):
+    ``"tree"`` / ``"tree-pairs"`` start from the Chow-Liu tree model of the reconstructed measured tables
+    (:class:`~sosproj.mechanisms.extrapolation.TreePrior`) instead of the uniform table.
     Post-processing: reads only the noisy residuals, the released total and the public layout.
     """
     from sosproj.sdp.marginal_admm import MarginalProjector, compiled_switch_iteration
+
+    prior = check_choice(DEFAULT_EXTRAPOLATION if prior is None else prior, "extrapolation", EXTRAPOLATION_PRIORS)
 
     lay = meas.layout
     if reconstruction == "blue":        # the linear estimate: the unmeasured residuals stay 0
@@ -1960,8 +1970,9 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
             if A:
                 lay.residual(r, A)[...] = sub.residual(r_sub, A)
         sub_tabs = {A: np.maximum(sub.marginal(r_sub, A), 0.0) for A in top}
-    r, einfo = extrapolate_unmeasured(lay, r, measured, sub_tabs)
-    info = {**info, "ipf_unmet": einfo["ipf_unmet"]}
+    r, einfo = extrapolate_unmeasured(lay, r, measured, sub_tabs, prior=prior)
+    info = {**info, "ipf_unmet": einfo["ipf_unmet"], "extrapolation_prior": prior,
+            **({"tree_prior": einfo["tree_prior"]} if "tree_prior" in einfo else {})}
     proj = MarginalProjector(lay, table_metric(lay), tol=float(options.get("tol", 1e-3)),
                              max_iter=int(options.get("max_iter", 1000)), compiled=options.get("compiled"))
     tabs = lay.forward(r)                 # built once: the exact test's and the projection's input tables
@@ -2040,6 +2051,13 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     refused; the reconstruction's tolerance then uses the released (noisy) total, and the release's
     ``m`` is that total. Under replace-one ``m`` is public and ``public_m`` must be ``None`` or equal it.
 
+    ``options``: the reconstruction's ``tol``, ``max_iter``, ``rho``, ``on_fail``, ``compiled``, and
+    ``extrapolation`` (:data:`~sosproj.mechanisms.extrapolation.EXTRAPOLATION_PRIORS`, default
+    :data:`DEFAULT_EXTRAPOLATION`): the start of the skipped sets' IPF, ``"uniform"`` (maximum entropy) or the
+    Chow-Liu tree prior of the reconstructed measured tables (``"tree"``: every workload set with a skipped
+    subset; ``"tree-pairs"``: those with a skipped pair); post-processing
+    (:func:`~sosproj.mechanisms.extrapolation.extrapolate_unmeasured`).
+
     ``_mix`` / ``_skip`` (studies only) override the ``"auto"`` allocation's mixing weight and its skip
     thresholds (:func:`measured_sets`; ``0``: every residual set measured, the default before the skip rule);
     ``_select`` the private 1-way selection's ``(share, kappa, margin)`` (:data:`SELECT_ONE_WAY`,
@@ -2075,10 +2093,12 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
                  "adjacency": Adjacency.parse(adjacency),
                  "calibration": check_choice(calibration, "calibration", CALIBRATIONS)}
     opts = dict(options or {})
-    unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho", "compiled"}
+    unknown = set(opts) - {"tol", "max_iter", "on_fail", "rho", "compiled", "extrapolation"}
     if unknown:
-        raise InvalidParameterError(
-            f"options may only contain 'tol', 'max_iter', 'rho', 'on_fail', 'compiled'; got {sorted(unknown)}")
+        raise InvalidParameterError("options may only contain 'tol', 'max_iter', 'rho', 'on_fail', 'compiled', "
+                                    f"'extrapolation'; got {sorted(unknown)}")
+    extrapolation = check_choice(opts.pop("extrapolation", DEFAULT_EXTRAPOLATION), "options['extrapolation']",
+                                 EXTRAPOLATION_PRIORS)
     if workload is None:
         check_all_k_way_memory(ds.domain.sizes, check_int(k, K_NAME, minimum=1, maximum=ds.n))
     wl = parse_workload(ds.domain, k, workload)
@@ -2173,7 +2193,7 @@ def release(data: Any, k: int, *, epsilon: float, delta: float, domain: Any = No
     if np.isfinite(sigmas).all():
         r, rinfo = RECONSTRUCTIONS[reconstruction](meas, opts)
     else:
-        r, rinfo = _reconstruct_skipped(meas, reconstruction, opts)
+        r, rinfo = _reconstruct_skipped(meas, reconstruction, opts, prior=extrapolation)
     info: dict[str, Any] = {
         "mechanism": "residual-marginals", "allocation": allocation, "reconstruction": reconstruction,
         "adjacency": spec.adjacency.value, "sensitivity_exact": sens["exact"], "sigma0": sens["sigma0"],
