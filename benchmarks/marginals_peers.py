@@ -16,7 +16,8 @@ AIM / MST which account in zCDP under add/remove (docs/bench_peers.md states the
   epsilon=, delta=1e-9, rng=seed)`` with the defaults, ``selection="one-way"``, ``selection="pairs"``,
   ``allocation="rp"``, ``reconstruction="lnn"``;
 * ``sosproj_ar``, ``sosproj_pairs_ar``  the default and ``selection="pairs"`` under AIM's and MST's adjacency,
-  add/remove (``adjacency="add-remove", public_m=m``; :data:`ADD_REMOVE`).
+  add/remove (``adjacency="add-remove", public_m=m``; :data:`ADD_REMOVE`); ``sosproj_pairs_tree_ar`` the latter
+  with the tree prior of the extrapolation (``project_options={"extrapolation": "tree"}``, session 38).
 
 Metrics per release: ``l1`` = average over the workload of ||released - true||_1 / m, ``rmse`` = root mean
 squared error per cell (counts), ``seconds`` (wall clock of the release, including the measurement and
@@ -61,17 +62,19 @@ from peers.residual import (  # noqa: E402
 DATASETS = ("nltcs", "titanic", "adult", "planted32", "planted64")
 EPSILONS = (0.03, 0.1, 0.3, 1.0, 3.0, 10.0)
 METHODS = ("rp", "rp_trunc", "grem_lnn", "tables", "aim", "mst", "sosproj", "sosproj_sel", "sosproj_pairs",
-           "sosproj_rp", "sosproj_lnn", "sosproj_ar", "sosproj_pairs_ar")
+           "sosproj_rp", "sosproj_lnn", "sosproj_ar", "sosproj_pairs_ar", "sosproj_pairs_tree_ar")
 SOSPROJ = {"sosproj": {}, "sosproj_sel": {"selection": "one-way"}, "sosproj_pairs": {"selection": "pairs"},
            "sosproj_rp": {"allocation": "rp"},
            "sosproj_lnn": {"reconstruction": "lnn"},
            "sosproj_ar": {"adjacency": "add-remove"},
-           "sosproj_pairs_ar": {"adjacency": "add-remove", "selection": "pairs"}}
+           "sosproj_pairs_ar": {"adjacency": "add-remove", "selection": "pairs"},
+           "sosproj_pairs_tree_ar": {"adjacency": "add-remove", "selection": "pairs",
+                                     "project_options": {"extrapolation": "tree"}}}
 #: Methods released under add/remove adjacency: AIM's and MST's own (their zCDP accounting), so that the two sides of
 #: a comparison meet the same guarantee. The number of records is then private; the release's public size is the
 #: dataset's declared size (``public_m=m``, as the peers' runner passes ``rows=m`` to their synthesizers), and the
 #: released total is noisy (scored against the true tables like every method).
-ADD_REMOVE = {"sosproj_ar", "sosproj_pairs_ar"}
+ADD_REMOVE = {"sosproj_ar", "sosproj_pairs_ar", "sosproj_pairs_tree_ar"}
 DELTA = 1e-9
 K = 3
 PGM_DIR = ROOT / "benchmarks" / "results_peers" / "pgm"

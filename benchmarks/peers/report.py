@@ -43,11 +43,12 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[2]
 ORDER = ("sosproj", "sosproj_sel", "sosproj_pairs", "sosproj_rp", "sosproj_lnn", "sosproj_ar", "sosproj_pairs_ar",
-         "rp", "rp_trunc", "grem_lnn", "tables", "aim", "aim_dpmm", "mst", "mst_dpmm")
+         "sosproj_pairs_tree_ar", "rp", "rp_trunc", "grem_lnn", "tables", "aim", "aim_dpmm", "mst", "mst_dpmm")
 LABEL = {"sosproj": "sosproj default", "sosproj_sel": "sosproj selection=one-way",
          "sosproj_pairs": "sosproj selection=pairs", "sosproj_rp": "sosproj alloc=rp",
          "sosproj_lnn": "sosproj recon=lnn", "sosproj_ar": "sosproj default, add/remove",
          "sosproj_pairs_ar": "sosproj selection=pairs, add/remove",
+         "sosproj_pairs_tree_ar": "sosproj selection=pairs + tree prior, add/remove",
          "rp": "RP (BLUE)", "rp_trunc": "RP+truncate", "grem_lnn": "GReM-LNN", "tables": "equal tables+cube",
          "aim": "AIM (smartnoise)", "aim_dpmm": "AIM (dpmm)", "mst": "MST (smartnoise)", "mst_dpmm": "MST (dpmm)"}
 #: the implementations of each Private-PGM peer: smartnoise-synth 1.0.8 (rows without ``peer_impl``) and dpmm 0.1.9,
@@ -56,7 +57,7 @@ LABEL = {"sosproj": "sosproj default", "sosproj_sel": "sosproj selection=one-way
 PGM_IMPLS = {"aim": ("aim", "aim_dpmm"), "mst": ("mst", "mst_dpmm")}
 LINEAR_PEERS = ("rp", "rp_trunc", "grem_lnn", "tables")
 #: sosproj's methods released under add/remove adjacency (AIM's and MST's): compared with them at the same guarantee
-ADD_REMOVE_OWN = ("sosproj_ar", "sosproj_pairs_ar")
+ADD_REMOVE_OWN = ("sosproj_ar", "sosproj_pairs_ar", "sosproj_pairs_tree_ar")
 DATASETS = ("nltcs", "titanic", "adult", "planted32", "planted64")
 
 
@@ -406,7 +407,7 @@ def pgm_line(agg: dict, peer: str, own: str, what: str) -> str:
 
 #: the opt-in private selections (their noise scales depend on a private output, so they are never the default),
 #: at AIM's adjacency (add/remove) and at replace-one
-OPT_IN = ("sosproj_pairs_ar", "sosproj_sel", "sosproj_pairs")
+OPT_IN = ("sosproj_pairs_tree_ar", "sosproj_pairs_ar", "sosproj_sel", "sosproj_pairs")
 #: the selections run where the public skip rule runs, the categorical data (on binary data a release with
 #: ``selection=`` is the default's)
 OPT_IN_DATASETS = ("titanic", "adult")
