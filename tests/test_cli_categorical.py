@@ -266,6 +266,46 @@ def test_selection_choices_are_the_pipelines(tmp_path, capsys):
     assert side["public_parameters"]["selection"] == "pairs"
 
 
+def test_extrapolation_flag_reaches_the_release_and_is_recorded(tmp_path, capsys):
+    """``--extrapolation``'s choices are the pipeline's :data:`EXTRAPOLATION_PRIORS`; ``tree`` with ``--selection
+    pairs`` gives the library's release with ``project_options={"extrapolation": "tree"}`` (same seed, same tables)
+    and the sidecar records it."""
+    import re
+
+    from sosproj.mechanisms.extrapolation import EXTRAPOLATION_PRIORS
+
+    g = np.random.default_rng(2)
+    m = 4000
+    a = g.integers(0, 6, size=m)
+    b = np.where(g.random(m) < 0.8, a, g.integers(0, 6, size=m))
+    X = np.column_stack([a, b, np.where(g.random(m) < 0.8, b % 5, g.integers(0, 5, size=m)),
+                         g.integers(0, 4, size=m), g.integers(0, 3, size=m)])
+    names = ["a", "b", "c", "d", "e"]
+    csv = tmp_path / "dep.csv"
+    _write_csv(csv, names, X.tolist())
+    dom = tmp_path / "dep.json"
+    sizes = (6, 6, 5, 4, 3)
+    dom.write_text(json.dumps(dict(zip(names, sizes, strict=True))))
+    assert _run("release", "marginals", csv, "--domain", dom, "-k", "3", "--epsilon", "1", "--delta", "1e-9",
+                "--extrapolation", "bogus", "-o", tmp_path / "bad", "--quiet") == 2
+    listed = re.search(r"choose from ([^)]*)\)", capsys.readouterr().err).group(1)
+    assert tuple(x.strip(" '") for x in listed.split(",")) == EXTRAPOLATION_PRIORS
+    out = tmp_path / "rel_tree"
+    assert _run("release", "marginals", csv, "--domain", dom, "-k", "3", "--epsilon", "1", "--delta", "1e-9",
+                "--seed", "3", "--selection", "pairs", "--extrapolation", "tree", "-o", out, "--quiet") == 0
+    side, tables = _tables(out)
+    assert side["public_parameters"]["extrapolation"] == "tree"
+    import sosproj as sp
+
+    lib = sp.release_marginals(X, 3, domain=list(sizes), epsilon=1.0, delta=1e-9, rng=3, selection="pairs",
+                               project_options={"extrapolation": "tree"})
+    assert lib.info["reconstruction_info"]["tree_prior"]["prior_sets"] > 0      # the prior did start some tables
+    uniform = sp.release_marginals(X, 3, domain=list(sizes), epsilon=1.0, delta=1e-9, rng=3, selection="pairs")
+    assert max(np.abs(lib.table(w) - uniform.table(w)).max() for w in lib.workload) > 1e-3
+    for i, w in enumerate(lib.workload):
+        np.testing.assert_allclose(tables[f"table_{i}"], lib.table(w), rtol=1e-9, atol=1e-6)
+
+
 def test_add_remove_adjacency_states_a_private_m_and_matches_the_library(data, tmp_path, measure_every_set):
     """``--adjacency add-remove``: the sidecar says the number of records is private (the released total is noisy),
     records the declared ``--public-m``, and the release is the library's ``adjacency="add-remove"`` one."""

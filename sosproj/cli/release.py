@@ -522,7 +522,8 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         bar.update(1)
         rel = release_marginals(ds, k, epsilon=args.epsilon, delta=args.delta, rng=_rng(args, console),
                                 workload=sets, allocation=args.allocation, reconstruction=args.reconstruction,
-                                selection=args.selection, adjacency=args.adjacency, public_m=args.public_m)
+                                selection=args.selection, adjacency=args.adjacency, public_m=args.public_m,
+                                project_options={"extrapolation": args.extrapolation})
         del ds
         bar.update(1)
         names = rel.domain.names
@@ -535,7 +536,8 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
                   "m": int(rel.m), "m_source": ("the release's noisy total (add/remove adjacency: the number of "
                                                 "records is private)" if add_remove else
                                                 "dataset size, public under replace-one adjacency"),
-                  "workload": [[names[a] for a in w] for w in rel.workload], "selection": args.selection}
+                  "workload": [[names[a] for a in w] for w in rel.workload], "selection": args.selection,
+                  "extrapolation": args.extrapolation}
         if args.public_m is not None:
             public["public_m"] = int(args.public_m)
             public["public_m_source"] = "declared with --public-m (sets the noise allocation)"
@@ -741,6 +743,12 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                          "selection (5%% of the budget asks which attribute pairs are far from independent; the "
                          "others are not measured); same epsilon and delta; the noise scales then depend on the "
                          "step's private output; default none: public scales only")
+    # the extrapolation's EXTRAPOLATION_PRIORS, spelled out for the same reason (tests/test_cli_categorical.py)
+    mg.add_argument("--extrapolation", choices=("uniform", "tree", "tree-pairs"), default="uniform",
+                    help="categorical residual pipeline: the start of the skipped tables' maximum-entropy fit "
+                         "(default uniform; 'tree': the Chow-Liu tree model of the reconstructed measured pairs, "
+                         "recommended with --selection pairs; 'tree-pairs': only for tables with a skipped pair); "
+                         "post-processing, no privacy cost")
     mg.set_defaults(func=run_marginals)
 
 
