@@ -7,6 +7,8 @@
 source /work/venv/bin/activate
 export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 PYTHONPATH=/tmp/lead38_main:$PWD
 uptime
+# NB: `python -c` puts the working directory first on sys.path, so this line printed main's copy
+# (/work/main/sosproj, then also at 5eeea8e); the benchmark script below has benchmarks/ first, then the snapshot.
 python -c "import sosproj; print(sosproj.__file__)"
 python benchmarks/marginals_peers.py --datasets adult titanic --methods sosproj_pairs --epsilons 0.3 1 3 \
     --seeds 0 1 2 3 4 --out benchmarks/results_peers/v21_pairs.jsonl

@@ -113,27 +113,25 @@ def _marginals(D: Any, rng: Any, *, epsilon: float, delta: float, method: str | 
     return release_marginals(D, k, epsilon=epsilon, delta=delta, sparsity=sparsity, rng=rng, **kw)
 
 
-def _pipeline(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
-    """The default marginal release (residual measurement, default allocation); ``"blue"`` keeps the
-    measurement itself as the output (every other reconstruction is post-processing of it)."""
+def _pipeline(D: Any, rng: Any, *, epsilon: float, delta: float, sizes: tuple[int, ...] | None = None,
+              **options: Any) -> Any:
+    """The default marginal release of all 2-way sets (residual measurement, default allocation); ``"blue"`` keeps
+    the measurement itself as the output (every other reconstruction is post-processing of it). ``sizes``: a
+    categorical domain for the records (default: binary records); ``options``: more arguments of the release
+    (``adjacency``, ``public_m``)."""
     from sosproj.mechanisms.marginals import release_marginals
 
-    return release_marginals(D, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue")
+    data = D
+    if sizes is not None:
+        from sosproj.data.domain import Dataset, Domain
+
+        data = Dataset(np.asarray(D), Domain.from_sizes(list(sizes)))
+    return release_marginals(data, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue", **options)
 
 
 #: Declared number of records of the add/remove audit (:func:`dense_removal_pair`; the release's ``public_m``).
+#: Under add/remove the total is a noisy residual and part of the audited output.
 ADD_REMOVE_AUDIT_M = 2000
-
-
-def _pipeline_add_remove(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
-    """The default marginal release under add/remove adjacency (the number of records private, the allocation
-    reading the declared :data:`ADD_REMOVE_AUDIT_M`), its measurement as the output (``"blue"``); the total is a
-    noisy residual there and is part of the audited output."""
-    from sosproj.mechanisms.marginals import release_marginals
-
-    return release_marginals(D, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue",
-                             adjacency="add-remove", public_m=ADD_REMOVE_AUDIT_M)
-
 
 #: Attribute sizes and public number of records of the categorical default's audit (``marginals[default-categorical]``):
 #: at the three audit claims the public skip rule (:func:`~sosproj.mechanisms.marginals_pipeline.measured_sets`)
@@ -141,16 +139,6 @@ def _pipeline_add_remove(D: Any, rng: Any, *, epsilon: float, delta: float) -> A
 #: (:func:`~sosproj.mechanisms.marginals_pipeline.l1_correction`) changes the measured sets' shape.
 DEFAULT_CATEGORICAL_SIZES = (2, 2, 3, 8)
 DEFAULT_CATEGORICAL_M = 150
-
-
-def _pipeline_categorical(D: Any, rng: Any, *, epsilon: float, delta: float) -> Any:
-    """The default marginal release of categorical data (all 2-way sets of :data:`DEFAULT_CATEGORICAL_SIZES`: the
-    public skip rule and the L1 correction run); ``"blue"`` keeps the (shrunk) measurement as the output."""
-    from sosproj.data.domain import Dataset, Domain
-    from sosproj.mechanisms.marginals import release_marginals
-
-    ds = Dataset(np.asarray(D), Domain.from_sizes(list(DEFAULT_CATEGORICAL_SIZES)))
-    return release_marginals(ds, 2, epsilon=epsilon, delta=delta, rng=rng, reconstruction="blue")
 
 
 def whitened_residuals(rel: Any) -> np.ndarray:
@@ -332,10 +320,11 @@ for _m in ("exact", "dykstra", "alternating", "gaussian"):
                        "caller's ||UU^T - U'U'^T||_F <= 0.02"))
 register(AuditCase("marginals[default]", _builder(_pipeline), dense_pair, whitened_residuals, 8_000,
                    _REPLACE_ONE))
-register(AuditCase("marginals[default-add-remove]", _builder(_pipeline_add_remove), dense_removal_pair,
+register(AuditCase("marginals[default-add-remove]",
+                   _builder(_pipeline, adjacency="add-remove", public_m=ADD_REMOVE_AUDIT_M), dense_removal_pair,
                    whitened_residuals, 8_000, "add/remove, declared m = 2000"))
-register(AuditCase("marginals[default-categorical]", _builder(_pipeline_categorical), default_categorical_pair,
-                   whitened_residuals, 8_000, _REPLACE_ONE))
+register(AuditCase("marginals[default-categorical]", _builder(_pipeline, sizes=DEFAULT_CATEGORICAL_SIZES),
+                   default_categorical_pair, whitened_residuals, 8_000, _REPLACE_ONE))
 register(AuditCase("marginals[select-one-way]", _builder(_select_one_way), select_pair, _select_output, 8_000,
                    _REPLACE_ONE))
 register(AuditCase("marginals[select-pairs]", _builder(_select_pairs), select_pairs_pair, _select_output, 8_000,

@@ -230,6 +230,7 @@ class TreePrior:
             self.one.setdefault(v, np.full(self.sizes[v], 1.0 / self.sizes[v]))
         self.edges = chow_liu_forest({p: mutual_information(T) for p, T in pairs.items()}, n)
         self.pair_tables = {p: pairs[p] for p in self.edges}
+        self._conditionals: dict[tuple[int, int], np.ndarray] = {}
         self.adj: dict[int, list[int]] = {v: [] for v in range(n)}
         for u, v in self.edges:
             self.adj[u].append(v)
@@ -237,13 +238,18 @@ class TreePrior:
 
     def conditional(self, parent: int, child: int) -> np.ndarray:
         """``P(x_child | x_parent)`` (rows: the parent's values) from the edge's pair table; a parent value of
-        zero mass gets the child's 1-way table."""
+        zero mass gets the child's 1-way table. Computed once per directed edge (every workload set whose Steiner
+        subtree holds the edge reads it)."""
+        cached = self._conditionals.get((parent, child))
+        if cached is not None:
+            return cached
         key = (parent, child) if parent < child else (child, parent)
         T = self.pair_tables[key]
         T = T if parent < child else T.T
         rows = T.sum(axis=1, keepdims=True)
         with np.errstate(divide="ignore", invalid="ignore"):
             C = np.where(rows > 0, T / np.where(rows > 0, rows, 1.0), self.one[child][None, :])
+        self._conditionals[(parent, child)] = C
         return C
 
     def marginal(self, W: Sequence[int]) -> np.ndarray:

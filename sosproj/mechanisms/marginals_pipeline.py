@@ -1902,7 +1902,7 @@ DEFAULT_EXTRAPOLATION = "uniform"
 
 
 def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[str, Any], *,
-                         prior: str | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+                         prior: str = DEFAULT_EXTRAPOLATION) -> tuple[np.ndarray, dict[str, Any]]:
     r"""Reconstruction of a measurement that skipped residual sets (``sigma_A = inf``, :func:`measured_sets`).
 
     1. The reconstruction ``reconstruction`` on the *measured* family only: the layout whose workload is
@@ -1933,8 +1933,6 @@ def _reconstruct_skipped(meas: Measurement, reconstruction: str, options: dict[s
     Post-processing: reads only the noisy residuals, the released total and the public layout.
     """
     from sosproj.sdp.marginal_admm import MarginalProjector, compiled_switch_iteration
-
-    prior = check_choice(DEFAULT_EXTRAPOLATION if prior is None else prior, "extrapolation", EXTRAPOLATION_PRIORS)
 
     lay = meas.layout
     if reconstruction == "blue":        # the linear estimate: the unmeasured residuals stay 0
