@@ -56,6 +56,9 @@ __all__ = ["HAVE_NUMBA", "MAX_ORDER", "available", "kernels", "fused_normal"]
 MAX_ORDER = 3
 
 _KERNELS: Any = None
+#: The compiled building blocks (:func:`kernels` replaces these module names by their compiled versions).
+_PASSES = ("_put", "_means", "_lower_table", "_lower", "_second", "_sum_part")
+_INLINE = ("_means", "_lower_table", "_second")
 
 
 def available() -> bool:
@@ -81,7 +84,10 @@ def kernels() -> Any:
         import numba
 
         jit = numba.njit(cache=True, nogil=True, error_model="numpy")
-        globals()["_put"] = jit(_put)              # fused_normal calls the compiled cell step
+        g = globals()
+        inline = numba.njit(cache=True, nogil=True, error_model="numpy", inline="always")
+        for name in _PASSES:                       # the kernels below call the compiled passes
+            g[name] = (inline if name in _INLINE else jit)(g[name])
         _KERNELS = jit(fused_normal)
     return _KERNELS
 
@@ -104,291 +110,20 @@ def _put(mode, i, v, y, out, lam, a_coef):
     return d
 
 
-def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch,  # noqa: C901
-                 mode, lam, a_coef, stop):
-    r"""``out = alpha y + beta B diag(1/w) P B^T y (+ shift)`` (module docstring). ``tinfo[t]`` = (order ``j``,
-    ``n0, n1, n2``, table offset, scratch offset); ``koff[t, mask]`` the offset in the lower-set vector ``u``
-    of the subset of the table's axes with bit ``p`` of ``mask`` set for axis ``p``; ``iw_low``: ``1 / w`` on
-    the lower-set entries (0 on the empty set); ``iw_tab[t]``: ``1 / w`` of table ``t``'s own set.
-
-    ``mode=1``: the whole FISTA step of the LNN dual in the same pass (:func:`_put`; ``out`` is the new
-    multiplier, ``y`` becomes the next momentum point unless the returned restart-test value is positive, in which
-    case the caller sets ``y = out``). Returns the restart-test value (0 for ``mode=0``).
-
-    ``mode=2`` (needs ``has_shift``): nothing is written; returns :math:`\min_i v_i\,\mathrm{lam}_i` over the cells of
-    ``v = alpha y + beta N y + shift`` (the dual's stopping trigger, ``lam`` = the reciprocal uniform tables);
-    it returns early, at the end of the first table row where the running minimum is below ``stop``, that running
-    minimum (a cell's value below ``stop``: what a caller that only asks "is the minimum below ``stop``?" needs;
-    ``stop = -inf``: the full minimum). ``stop`` is not used by the other modes."""
-    dot = 0.0
-    qmin = np.inf
-    ntab = tinfo.shape[0]
-    for i in range(u.size):
-        u[i] = 0.0
-    # pass 1: the means of every table onto its proper subsets (kept in scratch), B^T P into u
-    for t in range(ntab):
-        j = tinfo[t, 0]
-        n0 = tinfo[t, 1]
-        n1 = tinfo[t, 2]
-        n2 = tinfo[t, 3]
-        off = tinfo[t, 4]
-        so = tinfo[t, 5]
-        if j == 3:
-            s01 = so
-            s02 = s01 + n0 * n1
-            s12 = s02 + n0 * n2
-            s0 = s12 + n1 * n2
-            s1 = s0 + n0
-            s2 = s1 + n1
-            se = s2 + n2
-            for i in range(s01, se + 1):
-                scratch[i] = 0.0
-            for a in range(n0):
-                row02 = scratch[s02 + a * n2:s02 + (a + 1) * n2]      # row views: the inner loop vectorizes
-                for b in range(n1):
-                    base = off + (a * n1 + b) * n2
-                    yr = y[base:base + n2]
-                    row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
-                    acc = 0.0
-                    for c in range(n2):
-                        x = yr[c]
-                        acc += x
-                        row02[c] += x
-                        row12[c] += x
-                    scratch[s01 + a * n1 + b] = acc
-                    scratch[s0 + a] += acc
-                    scratch[s1 + b] += acc
-            tot = 0.0
-            for a in range(n0):
-                tot += scratch[s0 + a]
-            for b in range(n1):
-                row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
-                for c in range(n2):
-                    scratch[s2 + c] += row12[c]
-            # the 2-way blocks keep their sums (scaled to means where used: g01 = 1 / n2, ...), the 1-way ones and the
-            # total become means
-            f = 1.0 / (n1 * n2)
-            for a in range(n0):
-                scratch[s0 + a] *= f
-            f = 1.0 / (n0 * n2)
-            for b in range(n1):
-                scratch[s1 + b] *= f
-            f = 1.0 / (n0 * n1)
-            for c in range(n2):
-                scratch[s2 + c] *= f
-            me = tot / (n0 * n1 * n2)
-            scratch[se] = me
-            g01 = 1.0 / n2
-            g02 = 1.0 / n1
-            g12 = 1.0 / n0
-            k = koff[t, 3]                                   # {0, 1}
-            for a in range(n0):
-                for b in range(n1):
-                    u[k + a * n1 + b] += scratch[s01 + a * n1 + b] * g01 - scratch[s0 + a] - scratch[s1 + b] + me
-            k = koff[t, 5]                                   # {0, 2}
-            for a in range(n0):
-                for c in range(n2):
-                    u[k + a * n2 + c] += scratch[s02 + a * n2 + c] * g02 - scratch[s0 + a] - scratch[s2 + c] + me
-            k = koff[t, 6]                                   # {1, 2}
-            for b in range(n1):
-                for c in range(n2):
-                    u[k + b * n2 + c] += scratch[s12 + b * n2 + c] * g12 - scratch[s1 + b] - scratch[s2 + c] + me
-            k = koff[t, 1]
-            for a in range(n0):
-                u[k + a] += scratch[s0 + a] - me
-            k = koff[t, 2]
-            for b in range(n1):
-                u[k + b] += scratch[s1 + b] - me
-            k = koff[t, 4]
-            for c in range(n2):
-                u[k + c] += scratch[s2 + c] - me
-            u[koff[t, 0]] += me
-        elif j == 2:
-            s0 = so
-            s1 = s0 + n0
-            se = s1 + n1
-            for i in range(s0, se + 1):
-                scratch[i] = 0.0
-            tot = 0.0
-            for a in range(n0):
-                base = off + a * n1
-                acc = 0.0
-                for b in range(n1):
-                    x = y[base + b]
-                    acc += x
-                    scratch[s1 + b] += x
-                scratch[s0 + a] = acc
-                tot += acc
-            f = 1.0 / n1
-            for a in range(n0):
-                scratch[s0 + a] *= f
-            f = 1.0 / n0
-            for b in range(n1):
-                scratch[s1 + b] *= f
-            me = tot / (n0 * n1)
-            scratch[se] = me
-            k = koff[t, 1]
-            for a in range(n0):
-                u[k + a] += scratch[s0 + a] - me
-            k = koff[t, 2]
-            for b in range(n1):
-                u[k + b] += scratch[s1 + b] - me
-            u[koff[t, 0]] += me
-        else:
-            tot = 0.0
-            for a in range(n0):
-                tot += y[off + a]
-            me = tot / n0
-            scratch[so] = me
-            u[koff[t, 0]] += me
-    # the lower sets' 1 / w
-    for i in range(u.size):
-        u[i] *= iw_low[i]
-    # pass 2: fold every lower term into the (j - 1)-dimensional ones, then one pass over the table
-    for t in range(ntab):
-        j = tinfo[t, 0]
-        n0 = tinfo[t, 1]
-        n1 = tinfo[t, 2]
-        n2 = tinfo[t, 3]
-        off = tinfo[t, 4]
-        so = tinfo[t, 5]
-        iw = iw_tab[t]
-        coef = alpha + beta * iw
-        if j == 3:
-            s01 = so
-            s02 = s01 + n0 * n1
-            s12 = s02 + n0 * n2
-            s0 = s12 + n1 * n2
-            s1 = s0 + n0
-            s2 = s1 + n1
-            me = scratch[s2 + n2]
-            ve = u[koff[t, 0]] / (n0 * n1 * n2)
-            k01 = koff[t, 3]
-            k0 = koff[t, 1]
-            f01 = 1.0 / n2
-            f0 = 1.0 / (n1 * n2)
-            for a in range(n0):
-                for b in range(n1):
-                    i = s01 + a * n1 + b
-                    scratch[i] = beta * (u[k01 + a * n1 + b] * f01 + u[k0 + a] * f0 + ve
-                                         + iw * (scratch[s0 + a] - scratch[i] * f01 - me))
-            k02 = koff[t, 5]
-            k2 = koff[t, 4]
-            f02 = 1.0 / n1
-            f2 = 1.0 / (n0 * n1)
-            for a in range(n0):
-                for c in range(n2):
-                    i = s02 + a * n2 + c
-                    scratch[i] = beta * (u[k02 + a * n2 + c] * f02 + u[k2 + c] * f2
-                                         + iw * (scratch[s2 + c] - scratch[i] * f02))
-            k12 = koff[t, 6]
-            k1 = koff[t, 2]
-            f12 = 1.0 / n0
-            f1 = 1.0 / (n0 * n2)
-            for b in range(n1):
-                for c in range(n2):
-                    i = s12 + b * n2 + c
-                    scratch[i] = beta * (u[k12 + b * n2 + c] * f12 + u[k1 + b] * f1
-                                         + iw * (scratch[s1 + b] - scratch[i] * f12))
-            for a in range(n0):
-                row02 = scratch[s02 + a * n2:s02 + (a + 1) * n2]
-                for b in range(n1):
-                    base = off + (a * n1 + b) * n2
-                    h = scratch[s01 + a * n1 + b]
-                    row12 = scratch[s12 + b * n2:s12 + (b + 1) * n2]
-                    yr = y[base:base + n2]
-                    outr = out[base:base + n2]
-                    if mode == 1:                              # the FISTA step, cell by cell (as _put)
-                        shr = shift[base:base + n2]
-                        lr = lam[base:base + n2]
-                        d0 = 0.0
-                        d1 = 0.0
-                        for c in range(n2):
-                            yi = yr[c]
-                            v = shr[c] + coef * yi + (h + row02[c] + row12[c])
-                            x = v if v > 0.0 else 0.0
-                            li = lr[c]
-                            dd = (yi - x) * (x - li)
-                            if c & 1:                          # two partial sums: no serial add chain
-                                d1 += dd
-                            else:
-                                d0 += dd
-                            outr[c] = x
-                            yr[c] = (x - li) * a_coef + x
-                        dot += d0 + d1
-                    elif mode == 2:                            # the trigger's min of v * lam, nothing written
-                        shr = shift[base:base + n2]
-                        lr = lam[base:base + n2]
-                        for c in range(n2):
-                            q = (shr[c] + coef * yr[c] + (h + row02[c] + row12[c])) * lr[c]
-                            if q < qmin:
-                                qmin = q
-                        if qmin < stop:                        # the answer is known: below stop
-                            return qmin
-                    elif has_shift:
-                        shr = shift[base:base + n2]
-                        for c in range(n2):
-                            outr[c] = shr[c] + coef * yr[c] + (h + row02[c] + row12[c])
-                    else:
-                        for c in range(n2):
-                            outr[c] = coef * yr[c] + (h + row02[c] + row12[c])
-        elif j == 2:
-            s0 = so
-            s1 = s0 + n0
-            me = scratch[s1 + n1]
-            ve = u[koff[t, 0]] / (n0 * n1)
-            k0 = koff[t, 1]
-            k1 = koff[t, 2]
-            f0 = 1.0 / n1
-            f1 = 1.0 / n0
-            for a in range(n0):
-                scratch[s0 + a] = beta * (u[k0 + a] * f0 + ve + iw * (me - scratch[s0 + a]))
-            for b in range(n1):
-                scratch[s1 + b] = beta * (u[k1 + b] * f1 - iw * scratch[s1 + b])
-            for a in range(n0):
-                base = off + a * n1
-                h = scratch[s0 + a]
-                for b in range(n1):
-                    v = coef * y[base + b] + (h + scratch[s1 + b])
-                    if has_shift:
-                        v += shift[base + b]
-                    r = _put(mode, base + b, v, y, out, lam, a_coef)
-                    if mode == 2:
-                        qmin = min(qmin, r)
-                    else:
-                        dot += r
-                if mode == 2 and qmin < stop:
-                    return qmin
-        else:
-            h = beta * (u[koff[t, 0]] / n0 - iw * scratch[so])
-            for a in range(n0):
-                v = coef * y[off + a] + h
-                if has_shift:
-                    v += shift[off + a]
-                r = _put(mode, off + a, v, y, out, lam, a_coef)
-                if mode == 2:
-                    qmin = min(qmin, r)
-                else:
-                    dot += r
-            if mode == 2 and qmin < stop:
-                return qmin
-    return qmin if mode == 2 else dot
-
-
-# --- the same map in phases over table ranges, for threads (sosproj.data.residuals.ResidualLayout: threads > 1) ---
+# --- the map's passes, over table ranges ---
 #
-# fused_normal's pass 1 split in two: the means of each table (independent per table: any range, any thread) and
-# their sum onto the lower sets ``u`` (one thread, the tables in order: the same additions in the same order as
-# fused_normal); its pass 2 per table range, with the restart test's terms written per table row (``part``, at
-# ``poff[t]``) instead of summed, then summed in fused_normal's order (:func:`_sum_part`). Every number is
-# computed by the same expressions in the same order as :func:`fused_normal`: the result is the same bit for bit,
-# for any split of the tables and any number of threads (tests: ``tests/test_fused_kernel.py``).
-# These phases repeat fused_normal's loops on purpose (the tests pin them to each other bit for bit): composing the
-# one-thread kernel from them would add the row buffer's writes and a summing pass to the default path, which carries
-# the runtime target against MST (not measured; session 33).
+# Pass 1: the means of each table (:func:`_means`, independent per table) and their terms on the lower sets ``u``
+# (:func:`_lower_table`, the tables in order); pass 2 per table range (:func:`_second`). :func:`fused_normal` runs
+# them on one thread, table by table (a table's means still in cache for its lower terms);
+# :func:`fused_normal_threaded` runs the means and pass 2 over table ranges on several threads, the lower sums in this
+# thread in table order, and writes the restart test's terms per table row (``part``, at ``poff[t]``) to sum them in
+# the one-thread order (:func:`_sum_part`). Both make the same additions in the same order: the result is the same
+# bit for bit, for any split of the tables and any number of threads (tests: ``tests/test_fused_kernel.py``).
 
 
 def _means(y, tinfo, scratch, t0, t1):
+    """Pass 1's first half on the tables ``t0 <= t < t1``: each table's sums over its 2-way sub-blocks and its means
+    over the 1-way ones and the total, into the table's part of ``scratch`` (independent per table)."""
     for t in range(t0, t1):
         j = tinfo[t, 0]
         n0 = tinfo[t, 1]
@@ -468,73 +203,82 @@ def _means(y, tinfo, scratch, t0, t1):
             scratch[so] = tot / n0
 
 
+def _lower_table(t, tinfo, koff, scratch, u):
+    """Table ``t``'s terms of ``B^T P`` onto the lower sets ``u`` (from its means in ``scratch``, :func:`_means`)."""
+    j = tinfo[t, 0]
+    n0 = tinfo[t, 1]
+    n1 = tinfo[t, 2]
+    n2 = tinfo[t, 3]
+    so = tinfo[t, 5]
+    if j == 3:
+        s01 = so
+        s02 = s01 + n0 * n1
+        s12 = s02 + n0 * n2
+        s0 = s12 + n1 * n2
+        s1 = s0 + n0
+        s2 = s1 + n1
+        se = s2 + n2
+        me = scratch[se]
+        g01 = 1.0 / n2
+        g02 = 1.0 / n1
+        g12 = 1.0 / n0
+        k = koff[t, 3]
+        for a in range(n0):
+            for b in range(n1):
+                u[k + a * n1 + b] += scratch[s01 + a * n1 + b] * g01 - scratch[s0 + a] - scratch[s1 + b] + me
+        k = koff[t, 5]
+        for a in range(n0):
+            for c in range(n2):
+                u[k + a * n2 + c] += scratch[s02 + a * n2 + c] * g02 - scratch[s0 + a] - scratch[s2 + c] + me
+        k = koff[t, 6]
+        for b in range(n1):
+            for c in range(n2):
+                u[k + b * n2 + c] += scratch[s12 + b * n2 + c] * g12 - scratch[s1 + b] - scratch[s2 + c] + me
+        k = koff[t, 1]
+        for a in range(n0):
+            u[k + a] += scratch[s0 + a] - me
+        k = koff[t, 2]
+        for b in range(n1):
+            u[k + b] += scratch[s1 + b] - me
+        k = koff[t, 4]
+        for c in range(n2):
+            u[k + c] += scratch[s2 + c] - me
+        u[koff[t, 0]] += me
+    elif j == 2:
+        s0 = so
+        s1 = s0 + n0
+        se = s1 + n1
+        me = scratch[se]
+        k = koff[t, 1]
+        for a in range(n0):
+            u[k + a] += scratch[s0 + a] - me
+        k = koff[t, 2]
+        for b in range(n1):
+            u[k + b] += scratch[s1 + b] - me
+        u[koff[t, 0]] += me
+    else:
+        u[koff[t, 0]] += scratch[so]
+
+
 def _lower(tinfo, koff, scratch, u, iw_low):
+    """``u`` = the lower sets' ``B^T P`` over all tables, in table order, times ``1 / w`` (after :func:`_means`)."""
     for i in range(u.size):
         u[i] = 0.0
     for t in range(tinfo.shape[0]):
-        j = tinfo[t, 0]
-        n0 = tinfo[t, 1]
-        n1 = tinfo[t, 2]
-        n2 = tinfo[t, 3]
-        so = tinfo[t, 5]
-        if j == 3:
-            s01 = so
-            s02 = s01 + n0 * n1
-            s12 = s02 + n0 * n2
-            s0 = s12 + n1 * n2
-            s1 = s0 + n0
-            s2 = s1 + n1
-            se = s2 + n2
-            me = scratch[se]
-            g01 = 1.0 / n2
-            g02 = 1.0 / n1
-            g12 = 1.0 / n0
-            k = koff[t, 3]
-            for a in range(n0):
-                for b in range(n1):
-                    u[k + a * n1 + b] += scratch[s01 + a * n1 + b] * g01 - scratch[s0 + a] - scratch[s1 + b] + me
-            k = koff[t, 5]
-            for a in range(n0):
-                for c in range(n2):
-                    u[k + a * n2 + c] += scratch[s02 + a * n2 + c] * g02 - scratch[s0 + a] - scratch[s2 + c] + me
-            k = koff[t, 6]
-            for b in range(n1):
-                for c in range(n2):
-                    u[k + b * n2 + c] += scratch[s12 + b * n2 + c] * g12 - scratch[s1 + b] - scratch[s2 + c] + me
-            k = koff[t, 1]
-            for a in range(n0):
-                u[k + a] += scratch[s0 + a] - me
-            k = koff[t, 2]
-            for b in range(n1):
-                u[k + b] += scratch[s1 + b] - me
-            k = koff[t, 4]
-            for c in range(n2):
-                u[k + c] += scratch[s2 + c] - me
-            u[koff[t, 0]] += me
-        elif j == 2:
-            s0 = so
-            s1 = s0 + n0
-            se = s1 + n1
-            me = scratch[se]
-            k = koff[t, 1]
-            for a in range(n0):
-                u[k + a] += scratch[s0 + a] - me
-            k = koff[t, 2]
-            for b in range(n1):
-                u[k + b] += scratch[s1 + b] - me
-            u[koff[t, 0]] += me
-        else:
-            u[koff[t, 0]] += scratch[so]
+        _lower_table(t, tinfo, koff, scratch, u)
     for i in range(u.size):
         u[i] *= iw_low[i]
 
 
 def _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch,  # noqa: C901
             mode, lam, a_coef, stop, part, poff, t0, t1):
-    """:func:`fused_normal`'s pass 2 on the tables ``t0 <= t < t1`` (after :func:`_means` and :func:`_lower`); the
-    restart test's terms go to ``part`` (``mode=1``), the running minimum is returned (``mode=2``, stopping at the
-    first row below ``stop`` as fused_normal does)."""
+    """:func:`fused_normal`'s pass 2 on the tables ``t0 <= t < t1`` (after pass 1: :func:`_means`,
+    :func:`_lower_table`); ``mode=1``: the restart test's terms go to ``part`` per table row when ``part`` is not
+    empty (the threads' form), else their sum is returned; ``mode=2``: the running minimum is returned, stopping at
+    the first row below ``stop``."""
     qmin = np.inf
+    dot = 0.0
+    to_part = part.size > 0
     # pass 2: fold every lower term into the (j - 1)-dimensional ones, then one pass over the table
     for t in range(t0, t1):
         j = tinfo[t, 0]
@@ -545,7 +289,7 @@ def _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scrat
         so = tinfo[t, 5]
         iw = iw_tab[t]
         coef = alpha + beta * iw
-        p = poff[t]
+        p = poff[t] if to_part else 0
         if j == 3:
             s01 = so
             s02 = s01 + n0 * n1
@@ -607,7 +351,10 @@ def _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scrat
                                 d0 += dd
                             outr[c] = x
                             yr[c] = (x - li) * a_coef + x
-                        part[p + a * n1 + b] = d0 + d1         # the row's term, summed in order later
+                        if to_part:
+                            part[p + a * n1 + b] = d0 + d1     # the row's term, summed in order later
+                        else:
+                            dot += d0 + d1
                     elif mode == 2:                            # the trigger's min of v * lam, nothing written
                         shr = shift[base:base + n2]
                         lr = lam[base:base + n2]
@@ -647,8 +394,10 @@ def _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scrat
                     r = _put(mode, base + b, v, y, out, lam, a_coef)
                     if mode == 2:
                         qmin = min(qmin, r)
-                    else:
+                    elif to_part:
                         part[p + a * n1 + b] = r
+                    else:
+                        dot += r
                 if mode == 2 and qmin < stop:
                     return qmin
         else:
@@ -660,11 +409,13 @@ def _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scrat
                 r = _put(mode, off + a, v, y, out, lam, a_coef)
                 if mode == 2:
                     qmin = min(qmin, r)
-                else:
+                elif to_part:
                     part[p + a] = r
+                else:
+                    dot += r
             if mode == 2 and qmin < stop:
                 return qmin
-    return qmin
+    return qmin if mode == 2 else dot
 
 
 def _sum_part(part):
@@ -675,23 +426,48 @@ def _sum_part(part):
     return dot
 
 
+def fused_normal(y, iw_low, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch,
+                 mode, lam, a_coef, stop):
+    r"""``out = alpha y + beta B diag(1/w) P B^T y (+ shift)`` (module docstring). ``tinfo[t]`` = (order ``j``,
+    ``n0, n1, n2``, table offset, scratch offset); ``koff[t, mask]`` the offset in the lower-set vector ``u``
+    of the subset of the table's axes with bit ``p`` of ``mask`` set for axis ``p``; ``iw_low``: ``1 / w`` on
+    the lower-set entries (0 on the empty set); ``iw_tab[t]``: ``1 / w`` of table ``t``'s own set.
+
+    ``mode=1``: the whole FISTA step of the LNN dual in the same pass (:func:`_put`; ``out`` is the new
+    multiplier, ``y`` becomes the next momentum point unless the returned restart-test value is positive, in which
+    case the caller sets ``y = out``). Returns the restart-test value (0 for ``mode=0``).
+
+    ``mode=2`` (needs ``has_shift``): nothing is written; returns :math:`\min_i v_i\,\mathrm{lam}_i` over the cells of
+    ``v = alpha y + beta N y + shift`` (the dual's stopping trigger, ``lam`` = the reciprocal uniform tables);
+    it returns early, at the end of the first table row where the running minimum is below ``stop``, that running
+    minimum (a cell's value below ``stop``: what a caller that only asks "is the minimum below ``stop``?" needs;
+    ``stop = -inf``: the full minimum). ``stop`` is not used by the other modes."""
+    ntab = tinfo.shape[0]
+    for i in range(u.size):
+        u[i] = 0.0
+    for t in range(ntab):                              # pass 1, table by table while its means are in cache
+        _means(y, tinfo, scratch, t, t + 1)
+        _lower_table(t, tinfo, koff, scratch, u)
+    for i in range(u.size):
+        u[i] *= iw_low[i]
+    return _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scratch, mode, lam, a_coef,
+                   stop, np.empty(0), np.empty(0, dtype=np.int64), 0, ntab)
+
+
 _PHASES: Any = None
 
 
 def phase_kernels() -> Any:
-    """The compiled phases (:func:`_means`, :func:`_lower`, :func:`_second`, :func:`_sum_part`; numba ``njit``,
-    ``cache=True``, ``nogil=True``: they run in several Python threads at once), built on the first call (only
-    callers that use more than one thread pay their load)."""
+    """The compiled passes (:func:`_means`, :func:`_lower`, :func:`_second`, :func:`_sum_part`; numba ``njit``,
+    ``cache=True``, ``nogil=True``: they run in several Python threads at once), compiled with :func:`kernels`."""
     global _PHASES
     if _PHASES is None:
         import types
 
-        import numba
-
-        kernels()                                      # binds the compiled _put that _second calls
-        jit = numba.njit(cache=True, nogil=True, error_model="numpy")
-        _PHASES = types.SimpleNamespace(means=jit(_means), lower=jit(_lower), second=jit(_second),
-                                        sum_part=jit(_sum_part))
+        kernels()                                      # compiles the passes (module names rebound)
+        g = globals()
+        _PHASES = types.SimpleNamespace(means=g["_means"], lower=g["_lower"], second=g["_second"],
+                                        sum_part=g["_sum_part"])
     return _PHASES
 
 
