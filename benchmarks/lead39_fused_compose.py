@@ -9,10 +9,13 @@ Usage: git show 55f0888:sosproj/data/fused_kernel.py > /tmp/old_fk.py
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import itertools
+import shutil
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -22,9 +25,10 @@ from sosproj.data.residuals import ResidualLayout
 
 
 def main(old_path: str) -> None:
-    spec = importlib.util.spec_from_file_location("old_fused_kernel", old_path)
-    old = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(old)
+    tmp = Path(tempfile.mkdtemp())                  # an importable module: numba's cache re-imports it by name
+    shutil.copy(old_path, tmp / "old_fused_kernel.py")
+    sys.path.insert(0, str(tmp))
+    old = importlib.import_module("old_fused_kernel")
     kernels = {"old": old.kernels(), "new": fk.kernels()}
     for name, calls in (("adult", 5), ("titanic", 20), ("nltcs", 50)):
         ds = sp.load_dataset(name)

@@ -57,8 +57,8 @@ MAX_ORDER = 3
 
 _KERNELS: Any = None
 #: The compiled building blocks (:func:`kernels` replaces these module names by their compiled versions).
-_PASSES = ("_put", "_means", "_lower_table", "_lower", "_second", "_sum_part")
-_INLINE = ("_means", "_lower_table", "_second")
+_PASSES = ("_put", "_scratch3", "_means", "_lower_table", "_lower", "_second", "_sum_part")
+_INLINE = ("_scratch3", "_means", "_lower_table", "_second")
 
 
 def available() -> bool:
@@ -121,6 +121,17 @@ def _put(mode, i, v, y, out, lam, a_coef):
 # bit for bit, for any split of the tables and any number of threads (tests: ``tests/test_fused_kernel.py``).
 
 
+def _scratch3(so, n0, n1, n2):
+    """The scratch layout of a 3-way table of sizes ``n0 x n1 x n2`` from its offset ``so``: the starts of its
+    2-way sums (01, 02, 12), of its 1-way means (0, 1, 2) and the position of its total's mean."""
+    s02 = so + n0 * n1
+    s12 = s02 + n0 * n2
+    s0 = s12 + n1 * n2
+    s1 = s0 + n0
+    s2 = s1 + n1
+    return so, s02, s12, s0, s1, s2, s2 + n2
+
+
 def _means(y, tinfo, scratch, t0, t1):
     """Pass 1's first half on the tables ``t0 <= t < t1``: each table's sums over its 2-way sub-blocks and its means
     over the 1-way ones and the total, into the table's part of ``scratch`` (independent per table)."""
@@ -132,13 +143,7 @@ def _means(y, tinfo, scratch, t0, t1):
         off = tinfo[t, 4]
         so = tinfo[t, 5]
         if j == 3:
-            s01 = so
-            s02 = s01 + n0 * n1
-            s12 = s02 + n0 * n2
-            s0 = s12 + n1 * n2
-            s1 = s0 + n0
-            s2 = s1 + n1
-            se = s2 + n2
+            s01, s02, s12, s0, s1, s2, se = _scratch3(so, n0, n1, n2)
             for i in range(s01, se + 1):
                 scratch[i] = 0.0
             for a in range(n0):
@@ -211,13 +216,7 @@ def _lower_table(t, tinfo, koff, scratch, u):
     n2 = tinfo[t, 3]
     so = tinfo[t, 5]
     if j == 3:
-        s01 = so
-        s02 = s01 + n0 * n1
-        s12 = s02 + n0 * n2
-        s0 = s12 + n1 * n2
-        s1 = s0 + n0
-        s2 = s1 + n1
-        se = s2 + n2
+        s01, s02, s12, s0, s1, s2, se = _scratch3(so, n0, n1, n2)
         me = scratch[se]
         g01 = 1.0 / n2
         g02 = 1.0 / n1
@@ -291,13 +290,8 @@ def _second(y, tinfo, koff, iw_tab, alpha, beta, shift, has_shift, out, u, scrat
         coef = alpha + beta * iw
         p = poff[t] if to_part else 0
         if j == 3:
-            s01 = so
-            s02 = s01 + n0 * n1
-            s12 = s02 + n0 * n2
-            s0 = s12 + n1 * n2
-            s1 = s0 + n0
-            s2 = s1 + n1
-            me = scratch[s2 + n2]
+            s01, s02, s12, s0, s1, s2, se = _scratch3(so, n0, n1, n2)
+            me = scratch[se]
             ve = u[koff[t, 0]] / (n0 * n1 * n2)
             k01 = koff[t, 3]
             k0 = koff[t, 1]
