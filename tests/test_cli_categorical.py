@@ -300,10 +300,23 @@ def test_extrapolation_flag_reaches_the_release_and_is_recorded(tmp_path, capsys
     lib = sp.release_marginals(X, 3, domain=list(sizes), epsilon=1.0, delta=1e-9, rng=3, selection="pairs",
                                project_options={"extrapolation": "tree"})
     assert lib.info["reconstruction_info"]["tree_prior"]["prior_sets"] > 0      # the prior did start some tables
-    uniform = sp.release_marginals(X, 3, domain=list(sizes), epsilon=1.0, delta=1e-9, rng=3, selection="pairs")
+    uniform = sp.release_marginals(X, 3, domain=list(sizes), epsilon=1.0, delta=1e-9, rng=3, selection="pairs",
+                                   project_options={"extrapolation": "uniform"})
     assert max(np.abs(lib.table(w) - uniform.table(w)).max() for w in lib.workload) > 1e-3
     for i, w in enumerate(lib.workload):
         np.testing.assert_allclose(tables[f"table_{i}"], lib.table(w), rtol=1e-9, atol=1e-6)
+    # without the flag: the tree with --selection pairs (the pipeline's SELECT_PAIRS_EXTRAPOLATION), uniform without
+    out = tmp_path / "rel_default"
+    assert _run("release", "marginals", csv, "--domain", dom, "-k", "3", "--epsilon", "1", "--delta", "1e-9",
+                "--seed", "3", "--selection", "pairs", "-o", out, "--quiet") == 0
+    side, tables = _tables(out)
+    assert side["public_parameters"]["extrapolation"] == "tree"
+    for i, w in enumerate(lib.workload):
+        np.testing.assert_allclose(tables[f"table_{i}"], lib.table(w), rtol=1e-9, atol=1e-6)
+    out = tmp_path / "rel_none"
+    assert _run("release", "marginals", csv, "--domain", dom, "-k", "3", "--epsilon", "1", "--delta", "1e-9",
+                "--seed", "3", "-o", out, "--quiet") == 0
+    assert _tables(out)[0]["public_parameters"]["extrapolation"] == "uniform"
 
 
 def test_add_remove_adjacency_states_a_private_m_and_matches_the_library(data, tmp_path, measure_every_set):

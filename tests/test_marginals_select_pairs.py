@@ -147,7 +147,8 @@ def test_choice_public_parts_and_release():
     assert all(A in rel.info["unmeasured_sets"] for A in dropped)
     lay = ResidualLayout(ds.domain.sizes, all_k_way(ds.n, 3))
     args = {"epsilon": 1.0, "delta": 1e-9, "adjacency": R1, "calibration": "analytic", "share": 1 - mp.SELECT_PAIRS[0]}
-    sig, _, _ = mp.noise_scales(lay, "auto", args, ds.m, mix=rel.info["auto_mix"], drop_sets=dropped)
+    sig, _, _ = mp.noise_scales(lay, "auto", args, ds.m, mix=rel.info["auto_mix"], drop_sets=dropped,
+                                skip=mp.SELECT_PAIRS_SKIP_SNR)
     got = rel.info["noise_scales"]
     assert all(got[A] == pytest.approx(float(sig[i]), rel=1e-12) for i, A in enumerate(lay.residual_sets) if A)
     for w in rel.workload:
@@ -196,16 +197,23 @@ def test_opt_in_binary_and_bad_input():
 
 def test_opt_in_with_its_chosen_parameters_and_gate():
     """``selection="pairs"`` runs with ``SELECT_PAIRS`` (chosen on synthetic shapes: benchmarks/results_marginals/
-    adult36/); where the public rule at the whole budget measures no pair (low public SNR) nothing is spent and the
-    release is the one without the step, table for table (a public fact decides, before any record is read)."""
+    adult36/), the skip rule's thresholds ``SELECT_PAIRS_SKIP_SNR`` and the tree prior (session 39,
+    benchmarks/results_marginals/lead39/); where the public rule at the whole budget measures no pair (low public
+    SNR) nothing is spent and the release is the one without the step (same prior), table for table (a public fact
+    decides, before any record is read)."""
     assert mp.SELECT_PAIRS == (0.05, 1.0, 0.0)
     assert mp.SELECT_PAIRS_FORCE is False and mp.SELECT_PAIRS_NEED_RULE_PAIR is True
+    assert mp.SELECT_PAIRS_SKIP_SNR == (*mp.AUTO_SKIP_SNR[:2], 4 * mp.AUTO_SKIP_SNR[2])
+    assert mp.SELECT_PAIRS_EXTRAPOLATION == "tree" and mp.DEFAULT_EXTRAPOLATION == "uniform"
     rel = mp.release(_dependent(), 3, epsilon=1.0, delta=1e-9, rng=3, selection="pairs")
     sel = rel.info["pair_selection"]
     assert (sel["share"], sel["kappa"], sel["margin"]) == mp.SELECT_PAIRS
+    assert rel.info["extrapolation"] == "tree"
+    assert rel.info["skip_threshold"] == mp.SELECT_PAIRS_SKIP_SNR
+    assert mp.release(_dependent(), 3, epsilon=1.0, delta=1e-9, rng=3).info["extrapolation"] == "uniform"
     small = _dependent(1000)
     a = mp.release(small, 3, epsilon=0.3, delta=1e-9, rng=5, selection="pairs")
-    b = mp.release(small, 3, epsilon=0.3, delta=1e-9, rng=5)
+    b = mp.release(small, 3, epsilon=0.3, delta=1e-9, rng=5, options={"extrapolation": "tree"})
     assert not any(len(A) == 2 for A in b.layout.residual_sets if A not in b.info["unmeasured_sets"])
     assert a.info["pair_selection"] is None
     assert all(np.array_equal(a.table(w), b.table(w)) for w in a.workload)

@@ -523,7 +523,8 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
         rel = release_marginals(ds, k, epsilon=args.epsilon, delta=args.delta, rng=_rng(args, console),
                                 workload=sets, allocation=args.allocation, reconstruction=args.reconstruction,
                                 selection=args.selection, adjacency=args.adjacency, public_m=args.public_m,
-                                project_options={"extrapolation": args.extrapolation})
+                                project_options=({} if args.extrapolation is None else
+                                                 {"extrapolation": args.extrapolation}))
         del ds
         bar.update(1)
         names = rel.domain.names
@@ -537,7 +538,7 @@ def _run_categorical(args: argparse.Namespace, console: Console, npz: str, side:
                                                 "records is private)" if add_remove else
                                                 "dataset size, public under replace-one adjacency"),
                   "workload": [[names[a] for a in w] for w in rel.workload], "selection": args.selection,
-                  "extrapolation": args.extrapolation}
+                  "extrapolation": rel.info["extrapolation"]}
         if args.public_m is not None:
             public["public_m"] = int(args.public_m)
             public["public_m_source"] = "declared with --public-m (sets the noise allocation)"
@@ -744,11 +745,11 @@ def add_parser(sub: Any, parents: list[argparse.ArgumentParser]) -> None:
                          "others are not measured); same epsilon and delta; the noise scales then depend on the "
                          "step's private output; default none: public scales only")
     # the extrapolation's EXTRAPOLATION_PRIORS, spelled out for the same reason (tests/test_cli_categorical.py)
-    mg.add_argument("--extrapolation", choices=("uniform", "tree", "tree-pairs"), default="uniform",
+    mg.add_argument("--extrapolation", choices=("uniform", "tree", "tree-pairs"), default=None,
                     help="categorical residual pipeline: the start of the skipped tables' maximum-entropy fit "
-                         "(default uniform; 'tree': the Chow-Liu tree model of the reconstructed measured pairs, "
-                         "recommended with --selection pairs; 'tree-pairs': only for tables with a skipped pair); "
-                         "post-processing, no privacy cost")
+                         "('uniform'; 'tree': the Chow-Liu tree model of the reconstructed measured pairs; "
+                         "'tree-pairs': only for tables with a skipped pair; default: tree with --selection pairs, "
+                         "else uniform); post-processing, no privacy cost")
     mg.set_defaults(func=run_marginals)
 
 

@@ -237,8 +237,9 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         returned; a refused charge discards it).
     project_options : extra options for the projection (tolerances, ``on_fail``; ``compiled``: ``False`` keeps
         the LNN dual on numpy, ``True`` runs its compiled step from the first iteration, same tables up to round-off;
-        residual pipeline: ``extrapolation``, ``"uniform"`` (default) or ``"tree"`` / ``"tree-pairs"``, the start of
-        the skipped sets' extrapolation, see :func:`sosproj.mechanisms.extrapolation.extrapolate_unmeasured`).
+        residual pipeline: ``extrapolation``, ``"uniform"`` (default; ``"tree"`` with ``selection="pairs"``) or
+        ``"tree"`` / ``"tree-pairs"``, the start of the skipped sets' extrapolation, see
+        :func:`sosproj.mechanisms.extrapolation.extrapolate_unmeasured`).
     public_m : residual pipeline under ``adjacency="add-remove"`` only: a public number of records
         (a declared size, never computed from the records) for the ``"auto"`` allocation, which is
         refused without it there (``m`` is private under add/remove); see
@@ -247,8 +248,9 @@ def release_marginals(D: Any, k: int, *, epsilon: float, delta: float, method: s
         or ``"one-way"`` (opt-in: a separately budgeted private step may measure 1-way tables of concentrated
         attributes that the public rule skips; same (epsilon, delta); see
         :func:`sosproj.mechanisms.marginals_pipeline.select_one_way`) or ``"pairs"`` (opt-in: a separately
-        budgeted private step chooses which attribute pairs to measure, the others are extrapolated; same
-        (epsilon, delta); see :func:`sosproj.mechanisms.marginals_pipeline.select_pairs`).
+        budgeted private step chooses which attribute pairs to measure, the others are extrapolated from the
+        Chow-Liu tree of the measured pairs; same (epsilon, delta); see
+        :func:`sosproj.mechanisms.marginals_pipeline.select_pairs`).
 
     Returns
     -------
