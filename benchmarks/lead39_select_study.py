@@ -31,11 +31,13 @@ from sosproj.mechanisms import marginals_pipeline as mp  # noqa: E402
 REAL = ("adult", "titanic", "nltcs")
 SHARE, KAPPA, MARGIN = mp.SELECT_PAIRS
 B1, B2, B3 = mp.AUTO_SKIP_SNR
-#: variant -> (kappa, 3-way bar)
+#: variant -> (kappa, 3-way bar[, 2-way bar])
 VARIANTS = {"base": (KAPPA, B3), "b3x2": (KAPPA, 2 * B3), "b3inf": (KAPPA, 1e9),
             "k1.5": (1.5, B3), "k2": (2.0, B3), "k3": (3.0, B3),
             "k1.5-b3inf": (1.5, 1e9), "k2-b3inf": (2.0, 1e9), "k3-b3inf": (3.0, 1e9),
-            "b3x4": (KAPPA, 4 * B3), "b3x8": (KAPPA, 8 * B3), "k1.5-b3x2": (1.5, 2 * B3), "k1.5-b3x4": (1.5, 4 * B3)}
+            "b3x4": (KAPPA, 4 * B3), "b3x8": (KAPPA, 8 * B3), "k1.5-b3x2": (1.5, 2 * B3), "k1.5-b3x4": (1.5, 4 * B3),
+            "b2x1.5-b3x4": (KAPPA, 4 * B3, 1.5 * B2), "b2x2-b3x4": (KAPPA, 4 * B3, 2 * B2),
+            "b2x3-b3x4": (KAPPA, 4 * B3, 3 * B2)}
 
 
 def main() -> None:
@@ -54,11 +56,11 @@ def main() -> None:
         for eps, seed in itertools.product(args.eps, args.seeds):
             rng = seed if name in REAL else 1000 + seed
             for v in args.variants:
-                kappa, b3 = VARIANTS[v]
+                kappa, b3, *b2 = VARIANTS[v]
                 t0 = time.process_time()
                 rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=rng, selection="pairs",
                                  options={"extrapolation": "tree"}, _select_pairs=(SHARE, kappa, MARGIN),
-                                 _skip=(B1, B2, b3), **extra)
+                                 _skip=(B1, b2[0] if b2 else B2, b3), **extra)
                 cpu = time.process_time() - t0
                 e = float(np.mean([np.abs(rel.table(w) - t).sum() for w, t in truth.items()]) / ds.m)
                 unmeasured = set(map(tuple, rel.info["unmeasured_sets"]))

@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+REF = "base"
 
 
 def aim_means() -> dict[tuple[str, float], tuple[float, int]]:
@@ -34,7 +35,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="+")
     ap.add_argument("--aim", action="store_true")
+    ap.add_argument("--ref", default="base", help="the variant the others are paired against")
     args = ap.parse_args()
+    global REF
+    REF = args.ref
     err: dict[tuple[str, float, int, str], float] = {}
     for f in args.files:
         for line in open(f):
@@ -42,18 +46,18 @@ def main() -> None:
             if len(p) < 5 or p[0] == "data":
                 continue
             err[(p[0], float(p[1]), int(p[2]), p[3])] = float(p[4])
-    variants = sorted({k[3] for k in err}, key=lambda v: (v != "base", v))
+    variants = sorted({k[3] for k in err}, key=lambda v: (v != REF, v))
     cells = sorted({(k[0], k[1]) for k in err})
-    print(f"{len(cells)} cells; paired ratio variant / base (geometric mean over seeds per cell)")
+    print(f"{len(cells)} cells; paired ratio variant / {REF} (geometric mean over seeds per cell)")
     print("variant cells geomean worst (cell) best (cell)")
     for v in variants:
-        if v == "base":
+        if v == REF:
             continue
         rs = []
         for c in cells:
-            seeds = [k[2] for k in err if k[:2] == c and k[3] == "base" and (c[0], c[1], k[2], v) in err]
+            seeds = [k[2] for k in err if k[:2] == c and k[3] == REF and (c[0], c[1], k[2], v) in err]
             if seeds:
-                rs.append((math.exp(sum(math.log(err[(*c, s, v)] / err[(*c, s, "base")]) for s in seeds) / len(seeds)),
+                rs.append((math.exp(sum(math.log(err[(*c, s, v)] / err[(*c, s, REF)]) for s in seeds) / len(seeds)),
                            c))
         if not rs:
             continue
@@ -61,14 +65,14 @@ def main() -> None:
         w, b = max(rs), min(rs)
         print(f"{v} {len(rs)} {g:.4f} {w[0]:.4f} ({w[1][0]} {w[1][1]:g}) {b[0]:.4f} ({b[1][0]} {b[1][1]:g})")
     print("\nper cell (ratio to base)")
-    print("cell " + " ".join(v for v in variants if v != "base"))
+    print("cell " + " ".join(v for v in variants if v != REF))
     for c in cells:
         row = []
         for v in variants:
-            if v == "base":
+            if v == REF:
                 continue
-            seeds = [k[2] for k in err if k[:2] == c and k[3] == "base" and (c[0], c[1], k[2], v) in err]
-            logs = [math.log(err[(*c, s, v)] / err[(*c, s, "base")]) for s in seeds]
+            seeds = [k[2] for k in err if k[:2] == c and k[3] == REF and (c[0], c[1], k[2], v) in err]
+            logs = [math.log(err[(*c, s, v)] / err[(*c, s, REF)]) for s in seeds]
             row.append(f"{math.exp(sum(logs) / len(logs)):.3f}" if seeds else "-")
         print(f"{c[0]}@{c[1]:g} " + " ".join(row))
     if args.aim:

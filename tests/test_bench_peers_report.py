@@ -32,7 +32,7 @@ def _row(method: str, eps: float, seed: int, l1: float, dataset: str = "titanic"
 
 def test_v5_rows_replace_v4_rows_of_the_same_key_and_keep_the_rest(tmp_path):
     assert PREFIXES == ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_",
-                        "v16_", "v17_", "v18_", "v19_", "v20_", "v21_")
+                        "v16_", "v17_", "v18_", "v19_", "v20_", "v21_", "v22_")
     _write(tmp_path / "v4_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.9), _row("sosproj", 1.0, 1, 0.8),
                                           _row("rp", 1.0, 0, 1.1)])
     _write(tmp_path / "v5_titanic.jsonl", [_row("sosproj", 1.0, 0, 0.7)])

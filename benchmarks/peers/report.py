@@ -70,7 +70,7 @@ def t975(n: int) -> float:
 #: Row files of the current runs (sosproj and the linear peers), read in this order (a later prefix's row
 #: replaces an earlier one's with the same key); older files are kept, never read.
 PREFIXES = ("v4_", "v5_", "v6_", "v7_", "v8_", "v9_", "v10_", "v11_", "v12_", "v13_", "v14_", "v15_", "v16_", "v17_",
-            "v18_", "v19_", "v20_", "v21_")
+            "v18_", "v19_", "v20_", "v21_", "v22_")
 #: AIM / MST rows (written by their own runner, ``benchmarks/peers/run_private_pgm.py``, directly or through the
 #: studies' harnesses): read whatever the prefix, every row of method ``aim`` / ``mst`` in these files
 #: (:func:`load_pgm_runs`).
