@@ -37,7 +37,11 @@ VARIANTS = {"base": (KAPPA, B3), "b3x2": (KAPPA, 2 * B3), "b3inf": (KAPPA, 1e9),
             "k1.5-b3inf": (1.5, 1e9), "k2-b3inf": (2.0, 1e9), "k3-b3inf": (3.0, 1e9),
             "b3x4": (KAPPA, 4 * B3), "b3x8": (KAPPA, 8 * B3), "k1.5-b3x2": (1.5, 2 * B3), "k1.5-b3x4": (1.5, 4 * B3),
             "b2x1.5-b3x4": (KAPPA, 4 * B3, 1.5 * B2), "b2x2-b3x4": (KAPPA, 4 * B3, 2 * B2),
-            "b2x3-b3x4": (KAPPA, 4 * B3, 3 * B2)}
+            "b2x3-b3x4": (KAPPA, 4 * B3, 3 * B2),
+            "mix0.5-b3x4": (KAPPA, 4 * B3), "mix1.5-b3x4": (KAPPA, 4 * B3), "mix2-b3x4": (KAPPA, 4 * B3)}
+#: variant -> factor on the "auto" allocation's mixing weight (``auto_mix``, a public function of the public SNR)
+MIX_SCALE = {"mix0.5-b3x4": 0.5, "mix1.5-b3x4": 1.5, "mix2-b3x4": 2.0}
+_AUTO_MIX = mp.auto_mix
 
 
 def main() -> None:
@@ -57,6 +61,8 @@ def main() -> None:
             rng = seed if name in REAL else 1000 + seed
             for v in args.variants:
                 kappa, b3, *b2 = VARIANTS[v]
+                scale = MIX_SCALE.get(v, 1.0)
+                mp.auto_mix = (lambda *a, _s=scale, **kw: _s * _AUTO_MIX(*a, **kw)) if scale != 1.0 else _AUTO_MIX
                 t0 = time.process_time()
                 rel = mp.release(ds, 3, epsilon=eps, delta=1e-9, rng=rng, selection="pairs",
                                  options={"extrapolation": "tree"}, _select_pairs=(SHARE, kappa, MARGIN),
