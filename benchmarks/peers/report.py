@@ -406,8 +406,10 @@ def pgm_line(agg: dict, peer: str, own: str, what: str) -> str:
 
 
 #: the opt-in private selections (their noise scales depend on a private output, so they are never the default),
-#: at AIM's adjacency (add/remove) and at replace-one
-OPT_IN = ("sosproj_pairs_tree_ar", "sosproj_pairs_ar", "sosproj_sel", "sosproj_pairs")
+#: at AIM's adjacency (add/remove) and at replace-one. ``sosproj_pairs_tree_ar`` (the explicit tree prior) is left
+#: out since session 39: ``selection="pairs"`` uses the tree prior itself, so it is the same release as
+#: ``sosproj_pairs_ar`` (rows ``v22_pairs``), which has more seeds
+OPT_IN = ("sosproj_pairs_ar", "sosproj_sel", "sosproj_pairs")
 #: the selections run where the public skip rule runs, the categorical data (on binary data a release with
 #: ``selection=`` is the default's)
 OPT_IN_DATASETS = ("titanic", "adult")
