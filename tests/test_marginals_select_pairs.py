@@ -231,3 +231,29 @@ def test_forced_choice_is_measured(monkeypatch):
     forced = mp.release(ds, 3, epsilon=0.3, delta=1e-9, rng=2, _select_pairs=(0.05, 0.2, 0.0))
     assert forced.info["pair_selection"]["selected"] == sel["selected"]      # same stream, same choice
     assert all(A not in forced.info["unmeasured_sets"] for A in sel["selected"])
+
+
+def test_selection_mode_defaults_tree_prior_and_public_bar():
+    """Session 39 (written by branch sel39): ``selection="pairs"`` with no extrapolation option is the release with
+    ``extrapolation="tree"`` and the bar ``SELECT_PAIRS_SKIP_SNR``, table for table; an explicit ``"uniform"`` is
+    honoured."""
+    ds = _dependent(m=5000)
+    kw = dict(epsilon=1.0, delta=1e-9, rng=3, selection="pairs", adjacency="add-remove", public_m=ds.m)
+    a = mp.release(ds, 3, **kw)
+    b = mp.release(ds, 3, options={"extrapolation": "tree"}, **kw)
+    c = mp.release(ds, 3, options={"extrapolation": "tree"}, _skip=mp.SELECT_PAIRS_SKIP_SNR, **kw)
+    for w in itertools.combinations(range(ds.n), 3):
+        assert np.array_equal(a.table(w), b.table(w)) and np.array_equal(a.table(w), c.table(w))
+    assert a.info["skip_threshold"] == b.info["skip_threshold"] == mp.SELECT_PAIRS_SKIP_SNR
+    u = mp.release(ds, 3, options={"extrapolation": "uniform"}, **kw)
+    assert u.info["extrapolation"] == "uniform" and a.info["extrapolation"] == "tree"
+
+
+def test_selection_mode_bar_is_public():
+    """Two datasets with the same public parameters (domain, m, epsilon, delta, adjacency) get the same skip
+    threshold and the same public candidates before the selection (written by branch sel39)."""
+    d1, d2 = _dependent(m=5000, seed=0), _dependent(m=5000, seed=7)
+    kw = dict(epsilon=0.3, delta=1e-9, rng=0, selection="pairs", adjacency="add-remove", public_m=5000)
+    r1, r2 = mp.release(d1, 3, **kw), mp.release(d2, 3, **kw)
+    assert r1.info["skip_threshold"] == r2.info["skip_threshold"]
+    assert r1.info["pair_selection"]["candidates"] == r2.info["pair_selection"]["candidates"]
